@@ -1,0 +1,247 @@
+#include "rules/movegen.hpp"
+
+namespace dtb {
+namespace {
+
+constexpr Bitboard bit(int b) { return Bitboard{1} << b; }
+
+template <Color Us>
+constexpr int forward_left() { return Us == Color::White ? kUpLeft : kDownLeft; }
+template <Color Us>
+constexpr int forward_right() { return Us == Color::White ? kUpRight : kDownRight; }
+template <Color Us>
+constexpr Bitboard promotion_row() { return Us == Color::White ? kWhitePromotionRow : kBlackPromotionRow; }
+
+// Empty squares reachable by sliding along `step` from any square of `from` (excluding `from`).
+inline Bitboard slide(Bitboard from, int step, Bitboard empty) {
+    Bitboard reach = 0;
+    for (Bitboard t = shift(from, step) & empty; t; t = shift(t, step) & empty) reach |= t;
+    return reach;
+}
+
+template <Color Us>
+bool has_capture_impl(const Position& pos) {
+    const Bitboard own = pos.pieces(Us);
+    const Bitboard them = pos.pieces(opponent(Us));
+    const Bitboard empty = pos.empty();
+    const Bitboard men = own & ~pos.kings;
+    const Bitboard kings = own & pos.kings;
+    for (int step : kDirections) {
+        if (shift(shift(men, step) & them, step) & empty) return true;
+        if (kings) {
+            const Bitboard line = kings | slide(kings, step, empty);
+            if (shift(shift(line, step) & them, step) & empty) return true;
+        }
+    }
+    return false;
+}
+
+// Depth-first search over capture sequences from one piece, keeping only the longest.
+template <Color Us>
+class CaptureSearch {
+public:
+    CaptureSearch(const Position& pos, MoveList& out)
+        : them_(pos.pieces(opponent(Us))), out_(out), base_empty_(pos.empty()) {}
+
+    void from_piece(int from, bool king) {
+        from_ = from;
+        empty_ = base_empty_ | bit(from);  // the capturing piece has left its square
+        if (king)
+            king_step(from, 0, 0);
+        else
+            man_step(from, 0, 0);
+    }
+
+    int best() const { return best_; }
+
+private:
+    void record(int to, Bitboard captured, int count) {
+        if (count < best_) return;
+        if (count > best_) {
+            best_ = count;
+            out_.clear();
+        }
+        const Move m{captured, static_cast<std::uint8_t>(from_), static_cast<std::uint8_t>(to)};
+        for (const Move& seen : out_)
+            if (seen == m) return;
+        out_.push(m);
+    }
+
+    void man_step(int sq, Bitboard captured, int count) {
+        bool extended = false;
+        for (int step : kDirections) {
+            const Bitboard victim = shift(bit(sq), step) & them_ & ~captured;
+            if (!victim) continue;
+            const Bitboard landing = shift(victim, step) & empty_;
+            if (!landing) continue;
+            extended = true;
+            man_step(lowest_bit(landing), captured | victim, count + 1);
+        }
+        if (!extended && count > 0) record(sq, captured, count);
+    }
+
+    void king_step(int sq, Bitboard captured, int count) {
+        bool extended = false;
+        for (int step : kDirections) {
+            Bitboard t = shift(bit(sq), step);
+            while (t & empty_) t = shift(t, step);
+            const Bitboard victim = t & them_ & ~captured;
+            if (!victim) continue;
+            for (Bitboard landing = shift(victim, step) & empty_; landing;
+                 landing = shift(landing, step) & empty_) {
+                extended = true;
+                king_step(lowest_bit(landing), captured | victim, count + 1);
+            }
+        }
+        if (!extended && count > 0) record(sq, captured, count);
+    }
+
+    Bitboard them_;
+    MoveList& out_;
+    Bitboard base_empty_;
+    Bitboard empty_ = 0;
+    int from_ = 0;
+    int best_ = 1;  // a capture takes at least one piece
+};
+
+template <Color Us>
+void generate_captures(const Position& pos, MoveList& out) {
+    CaptureSearch<Us> search(pos, out);
+    const Bitboard own = pos.pieces(Us);
+    for (Bitboard b = own; b; b &= b - 1) {
+        const int from = lowest_bit(b);
+        search.from_piece(from, (pos.kings >> from) & 1);
+    }
+}
+
+template <Color Us>
+void generate_quiet(const Position& pos, MoveList& out) {
+    const Bitboard empty = pos.empty();
+    const Bitboard men = pos.men(Us);
+    for (int step : {forward_left<Us>(), forward_right<Us>()}) {
+        for (Bitboard t = shift(men, step) & empty; t; t &= t - 1) {
+            const int to = lowest_bit(t);
+            out.push(Move{0, static_cast<std::uint8_t>(to - step), static_cast<std::uint8_t>(to)});
+        }
+    }
+    for (Bitboard k = pos.kings_of(Us); k; k &= k - 1) {
+        const int from = lowest_bit(k);
+        for (int step : kDirections)
+            for (Bitboard t = slide(bit(from), step, empty); t; t &= t - 1)
+                out.push(Move{0, static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(lowest_bit(t))});
+    }
+}
+
+template <Color Us>
+std::size_t count_quiet(const Position& pos) {
+    const Bitboard empty = pos.empty();
+    const Bitboard men = pos.men(Us);
+    std::size_t n = count_bits(shift(men, forward_left<Us>()) & empty) +
+                    count_bits(shift(men, forward_right<Us>()) & empty);
+    for (Bitboard k = pos.kings_of(Us); k; k &= k - 1)
+        for (int step : kDirections) n += count_bits(slide(k & -k, step, empty));
+    return n;
+}
+
+template <Color Us>
+MoveList generate_impl(const Position& pos) {
+    MoveList out;
+    if (has_capture_impl<Us>(pos))
+        generate_captures<Us>(pos, out);
+    else
+        generate_quiet<Us>(pos, out);
+    return out;
+}
+
+template <Color Us>
+std::size_t count_impl(const Position& pos) {
+    if (has_capture_impl<Us>(pos)) {
+        MoveList out;
+        generate_captures<Us>(pos, out);
+        return out.size();
+    }
+    return count_quiet<Us>(pos);
+}
+
+// Enumerates the landing squares of every capture path of one piece (for notation).
+struct PathSearch {
+    Bitboard them;
+    Bitboard empty;
+    bool king;
+    std::vector<int> path;
+    std::vector<std::pair<std::vector<int>, Bitboard>> found;  // path and captured set
+
+    void step(int sq, Bitboard captured) {
+        bool extended = false;
+        for (int dir : kDirections) {
+            Bitboard t = shift(bit(sq), dir);
+            if (king)
+                while (t & empty) t = shift(t, dir);
+            const Bitboard victim = t & them & ~captured;
+            if (!victim) continue;
+            for (Bitboard landing = shift(victim, dir) & empty; landing;
+                 landing = king ? shift(landing, dir) & empty : 0) {
+                extended = true;
+                path.push_back(square_of_bit(lowest_bit(landing)));
+                step(lowest_bit(landing), captured | victim);
+                path.pop_back();
+            }
+        }
+        if (!extended && captured) found.emplace_back(path, captured);
+    }
+};
+
+}  // namespace
+
+MoveList generate_moves(const Position& pos) {
+    return pos.side_to_move == Color::White ? generate_impl<Color::White>(pos)
+                                            : generate_impl<Color::Black>(pos);
+}
+
+std::size_t count_moves(const Position& pos) {
+    return pos.side_to_move == Color::White ? count_impl<Color::White>(pos)
+                                            : count_impl<Color::Black>(pos);
+}
+
+bool has_capture(const Position& pos) {
+    return pos.side_to_move == Color::White ? has_capture_impl<Color::White>(pos)
+                                            : has_capture_impl<Color::Black>(pos);
+}
+
+Position apply_move(const Position& pos, const Move& move) {
+    const Bitboard from = bit(move.from);
+    const Bitboard to = bit(move.to);
+    const Bitboard travel = from ^ to;  // zero when a capture ends on its start square
+    Position next = pos;
+    const bool was_king = (pos.kings & from) != 0;
+    if (pos.side_to_move == Color::White) {
+        next.white ^= travel;
+        next.black &= ~move.captured;
+    } else {
+        next.black ^= travel;
+        next.white &= ~move.captured;
+    }
+    next.kings &= ~move.captured;
+    if (was_king) {
+        next.kings ^= travel;
+    } else {
+        const Bitboard crown = pos.side_to_move == Color::White ? kWhitePromotionRow : kBlackPromotionRow;
+        next.kings |= to & crown;
+    }
+    next.side_to_move = opponent(pos.side_to_move);
+    return next;
+}
+
+std::vector<std::vector<int>> move_paths(const Position& pos, const Move& move) {
+    const int from_square = square_of_bit(move.from);
+    if (!move.is_capture()) return {{from_square, square_of_bit(move.to)}};
+    PathSearch search{pos.pieces(opponent(pos.side_to_move)), pos.empty() | bit(move.from),
+                      (pos.kings >> move.from & 1) != 0, {from_square}, {}};
+    search.step(move.from, 0);
+    std::vector<std::vector<int>> paths;
+    for (auto& [path, captured] : search.found)
+        if (captured == move.captured && path.back() == square_of_bit(move.to)) paths.push_back(path);
+    return paths;
+}
+
+}  // namespace dtb

@@ -1,0 +1,61 @@
+// Legal moves under the FMJD rules of international draughts.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+#include "rules/position.hpp"
+
+namespace dtb {
+
+// A move is identified by its start square, end square and the set of pieces it captures: two
+// capture paths with the same three are one move. Squares are bit indices (see board.hpp).
+struct Move {
+    Bitboard captured = 0;
+    std::uint8_t from = 0;
+    std::uint8_t to = 0;
+
+    constexpr bool is_capture() const { return captured != 0; }
+    friend constexpr bool operator==(const Move&, const Move&) = default;
+};
+
+// Fixed-capacity list: move generation sits on the hot path of perft, the generator and probing.
+class MoveList {
+public:
+    static constexpr std::size_t kCapacity = 768;
+
+    void push(const Move& m) {
+        if (size_ == kCapacity) throw std::length_error("more legal moves than MoveList holds");
+        moves_[size_++] = m;
+    }
+    void clear() { size_ = 0; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    const Move& operator[](std::size_t i) const { return moves_[i]; }
+    const Move* begin() const { return moves_.data(); }
+    const Move* end() const { return moves_.data() + size_; }
+
+private:
+    std::array<Move, kCapacity> moves_;
+    std::size_t size_ = 0;
+};
+
+// All legal moves: if any capture exists, only the captures taking the most pieces.
+MoveList generate_moves(const Position& pos);
+
+// Number of legal moves (faster than generating them when there is no capture).
+std::size_t count_moves(const Position& pos);
+
+// Whether the side to move has a capture (and so must capture).
+bool has_capture(const Position& pos);
+
+// The position after a legal move (side to move switches; a man ending on the far row is crowned).
+Position apply_move(const Position& pos, const Move& move);
+
+// Every sequence of landing squares (square numbers, starting with the start square) by which
+// `move` can be played. Quiet moves have one path {from, to}. Slow; for notation only.
+std::vector<std::vector<int>> move_paths(const Position& pos, const Move& move);
+
+}  // namespace dtb

@@ -1,0 +1,32 @@
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "rules/fen.hpp"
+#include "tools/commands.hpp"
+
+int main(int argc, char** argv) {
+    using namespace dtb::cli;
+    CLI::App app{"dtb: endgame tablebases for international draughts (10x10, FMJD rules)", "dtb"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "dtb 0.1.0");
+    Runner run;
+    add_rules_commands(app, run);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    }
+    try {
+        return run ? run() : kExitUsage;
+    } catch (const dtb::FenError& e) {
+        std::cerr << "dtb: " << e.what() << '\n';
+        return kExitUsage;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "dtb: " << e.what() << '\n';
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "dtb: error: " << e.what() << '\n';
+        return kExitFailure;
+    }
+}
