@@ -20,5 +20,6 @@ enum ExitCode : int {
 using Runner = std::function<int()>;
 
 void add_rules_commands(CLI::App& app, Runner& run);
+void add_index_commands(CLI::App& app, Runner& run);
 
 }  // namespace dtb::cli

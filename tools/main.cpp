@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "dtb 0.1.0");
     Runner run;
     add_rules_commands(app, run);
+    add_index_commands(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

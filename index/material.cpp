@@ -1,0 +1,66 @@
+#include "index/material.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace dtb {
+namespace {
+
+void append_side(std::string& out, int kings, int men) {
+    out.append(static_cast<std::size_t>(kings), 'K');
+    out.append(static_cast<std::size_t>(men), 'M');
+}
+
+// Reads "K...KM...M" (at least one letter); returns false on anything else.
+bool read_side(std::string_view text, int& kings, int& men) {
+    kings = 0;
+    men = 0;
+    std::size_t i = 0;
+    while (i < text.size() && text[i] == 'K') ++kings, ++i;
+    while (i < text.size() && text[i] == 'M') ++men, ++i;
+    return i == text.size() && kings + men > 0;
+}
+
+}  // namespace
+
+std::string Material::name() const {
+    std::string out;
+    append_side(out, white_kings, white_men);
+    out += 'v';
+    append_side(out, black_kings, black_men);
+    return out;
+}
+
+std::optional<Material> parse_material(std::string_view name) {
+    const auto v = name.find('v');
+    if (v == std::string_view::npos) return std::nullopt;
+    Material m;
+    if (!read_side(name.substr(0, v), m.white_kings, m.white_men)) return std::nullopt;
+    if (!read_side(name.substr(v + 1), m.black_kings, m.black_men)) return std::nullopt;
+    if (m.white_pieces() > 20 || m.black_pieces() > 20) return std::nullopt;
+    return m;
+}
+
+Material material_of(const Position& pos) {
+    const Position p = white_to_move(pos);
+    return {count_bits(p.men(Color::White)), count_bits(p.kings_of(Color::White)), count_bits(p.men(Color::Black)),
+            count_bits(p.kings_of(Color::Black))};
+}
+
+std::vector<Material> materials_in_build_order(int max_pieces, int max_per_side) {
+    std::vector<Material> all;
+    for (int white = 1; white <= std::min(max_per_side, max_pieces - 1); ++white)
+        for (int black = 1; black <= std::min(max_per_side, max_pieces - white); ++black)
+            for (int wm = 0; wm <= white; ++wm)
+                for (int bm = 0; bm <= black; ++bm) all.push_back({wm, white - wm, bm, black - bm});
+    // Within one (pieces, men) class no material depends on another, except a material and its
+    // mirror, which are solved together; keep them adjacent by sorting on the unordered pair.
+    const auto key = [](const Material& m) {
+        const Material lo = std::min(m, m.mirror());
+        return std::make_tuple(m.pieces(), m.men(), lo, m != lo);
+    };
+    std::sort(all.begin(), all.end(), [&](const Material& a, const Material& b) { return key(a) < key(b); });
+    return all;
+}
+
+}  // namespace dtb

@@ -1,0 +1,89 @@
+#include "index/position_index.hpp"
+
+#include <stdexcept>
+
+
+namespace dtb {
+namespace {
+
+constexpr Bitboard kWhiteOnlyMenSquares = kBlackPromotionRow;  // 46..50: black men may not stand there
+constexpr Bitboard kSharedMenSquares = squares_mask(6, 45);
+constexpr Bitboard kBlackMenSquares = squares_mask(1, 45);
+constexpr int kOnlyWhite = 5;
+constexpr int kShared = 40;
+
+}  // namespace
+
+PositionIndex::PositionIndex(Material m) : material_(m) {
+    if (m.white_pieces() < 1 || m.black_pieces() < 1 || m.pieces() > kNumSquares)
+        throw std::invalid_argument("material " + m.name() + " has no legal positions");
+    for (int j = 0; j <= m.white_men && j <= kOnlyWhite; ++j) {
+        MenGroup g;
+        g.offset = men_configs_;
+        g.white_back_rank_count = binomial(kShared, m.white_men - j);
+        g.black_count = binomial(45 - (m.white_men - j), m.black_men);
+        g.count = binomial(kOnlyWhite, j) * g.white_back_rank_count * g.black_count;
+        men_configs_ += g.count;
+        groups_.push_back(g);
+    }
+    const int free = kNumSquares - m.men();
+    black_king_placements_ = binomial(free - m.white_kings, m.black_kings);
+    king_placements_ = binomial(free, m.white_kings) * black_king_placements_;
+}
+
+std::uint64_t PositionIndex::men_index(const MenConfig& men) const {
+    const Bitboard white_far = men.white_men & kWhiteOnlyMenSquares;
+    const Bitboard white_shared = men.white_men & kSharedMenSquares;
+    const MenGroup& g = groups_[count_bits(white_far)];
+    const std::uint64_t white_rank =
+        rank_in(white_far, kWhiteOnlyMenSquares) * g.white_back_rank_count + rank_in(white_shared, kSharedMenSquares);
+    const std::uint64_t black_rank = rank_in(men.black_men, kBlackMenSquares & ~white_shared);
+    return g.offset + white_rank * g.black_count + black_rank;
+}
+
+MenConfig PositionIndex::men_config(std::uint64_t index) const {
+    int j = 0;
+    while (j + 1 < static_cast<int>(groups_.size()) && groups_[j + 1].offset <= index) ++j;
+    const MenGroup& g = groups_[j];
+    index -= g.offset;
+    const std::uint64_t black_rank = index % g.black_count;
+    const std::uint64_t white_rank = index / g.black_count;
+    const Bitboard white_far =
+        expand_bits(unrank_subset(white_rank / g.white_back_rank_count, j, kOnlyWhite), kWhiteOnlyMenSquares);
+    const Bitboard white_shared =
+        expand_bits(unrank_subset(white_rank % g.white_back_rank_count, material_.white_men - j, kShared), kSharedMenSquares);
+    const Bitboard black = expand_bits(unrank_subset(black_rank, material_.black_men, count_bits(kBlackMenSquares & ~white_shared)), kBlackMenSquares & ~white_shared);
+    return {white_far | white_shared, black};
+}
+
+KingPlacement PositionIndex::king_placement(const MenConfig& men, std::uint64_t index) const {
+    const Bitboard free = kBoard & ~(men.white_men | men.black_men);
+    const Bitboard white = expand_bits(unrank_subset(index / black_king_placements_, material_.white_kings, count_bits(free)), free);
+    const Bitboard black =
+        expand_bits(unrank_subset(index % black_king_placements_, material_.black_kings,
+                                                       count_bits(free & ~white)), free & ~white);
+    return {white, black};
+}
+
+Position PositionIndex::position(std::uint64_t index) const {
+    const MenConfig men = men_config(index / king_placements_);
+    const KingPlacement kings = king_placement(men, index % king_placements_);
+    return Position{men.white_men | kings.white_kings, men.black_men | kings.black_kings,
+                    kings.white_kings | kings.black_kings, Color::White};
+}
+
+int men_advancement(const MenConfig& men) {
+    int total = 0;
+    for (Bitboard b = men.white_men; b; b &= b - 1) total += 9 - (square_of_bit(lowest_bit(b)) - 1) / 5;
+    for (Bitboard b = men.black_men; b; b &= b - 1) total += (square_of_bit(lowest_bit(b)) - 1) / 5;
+    return total;
+}
+
+std::uint64_t positions_with_pieces(int n) {
+    std::uint64_t total = 0;
+    for (const Material& m : materials_in_build_order(n))
+        if (m.pieces() == n) total += PositionIndex(m).size();
+    return total;
+}
+
+}  // namespace dtb

@@ -1,0 +1,88 @@
+// A dense bijection between the legal white-to-move positions of one material and 0 .. size-1.
+//
+// index = men_index * king_placements + king_index, so the positions sharing a men configuration
+// are contiguous and the kings vary fastest:
+// - men_index ranks the men configuration. White men may stand on 6..50 and black men on 1..45;
+//   configurations are grouped by j, the number of white men on 46..50 (the squares only white men
+//   may use), since j fixes how many squares are left for the black men. Within a group: the white
+//   men on 46..50, the white men on 6..45, then the black men on 1..45 minus the white men,
+//   each ranked in the combinatorial number system.
+// - king_index ranks the white kings among the squares the men leave free, then the black kings
+//   among the squares still free. Their count does not depend on where the men stand.
+// Black-to-move positions are indexed through flip_colors (see position.hpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "index/binomial.hpp"
+#include "index/material.hpp"
+
+namespace dtb {
+
+struct MenConfig {
+    Bitboard white_men = 0;
+    Bitboard black_men = 0;
+    friend constexpr bool operator==(const MenConfig&, const MenConfig&) = default;
+};
+
+struct KingPlacement {
+    Bitboard white_kings = 0;
+    Bitboard black_kings = 0;
+};
+
+class PositionIndex {
+public:
+    explicit PositionIndex(Material material);
+
+    const Material& material() const { return material_; }
+    std::uint64_t size() const { return men_configs_ * king_placements_; }
+    std::uint64_t men_configs() const { return men_configs_; }
+    std::uint64_t king_placements() const { return king_placements_; }
+
+    // Position must be of this material with white to move.
+    std::uint64_t index(const Position& pos) const {
+        const MenConfig men{pos.white & ~pos.kings, pos.black & ~pos.kings};
+        return men_index(men) * king_placements_ + king_index(men, {pos.white & pos.kings, pos.black & pos.kings});
+    }
+    Position position(std::uint64_t index) const;
+
+    std::uint64_t men_index(const MenConfig& men) const;
+    MenConfig men_config(std::uint64_t men_index) const;
+
+    std::uint64_t king_index(const MenConfig& men, const KingPlacement& kings) const {
+        const Bitboard free = kBoard & ~(men.white_men | men.black_men);
+        const std::uint64_t white_rank = rank_in(kings.white_kings, free);
+        const std::uint64_t black_rank = rank_in(kings.black_kings, free & ~kings.white_kings);
+        return white_rank * black_king_placements_ + black_rank;
+    }
+    KingPlacement king_placement(const MenConfig& men, std::uint64_t king_index) const;
+
+private:
+    static std::uint64_t rank_in(Bitboard squares, Bitboard region) {
+        return rank_subset(compress_bits(squares, region));
+    }
+
+    struct MenGroup {  // configurations with j white men on 46..50
+        std::uint64_t offset = 0;
+        std::uint64_t count = 0;
+        std::uint64_t white_back_rank_count = 0;  // ways to place the other white men on 6..45
+        std::uint64_t black_count = 0;            // ways to place the black men
+    };
+
+    Material material_;
+    std::vector<MenGroup> groups_;
+    std::uint64_t men_configs_ = 0;
+    std::uint64_t king_placements_ = 0;
+    std::uint64_t black_king_placements_ = 0;
+};
+
+// Total advancement of the men: rows a white man has climbed from the bottom row plus rows a black
+// man has descended from the top row. A man move raises it by exactly one and flip_colors keeps it,
+// so solving men configurations from the most advanced down respects every man move.
+int men_advancement(const MenConfig& men);
+
+// Number of legal white-to-move positions of all materials with exactly n pieces (n <= 40).
+std::uint64_t positions_with_pieces(int n);
+
+}  // namespace dtb
