@@ -21,5 +21,7 @@ using Runner = std::function<int()>;
 
 void add_rules_commands(CLI::App& app, Runner& run);
 void add_index_commands(CLI::App& app, Runner& run);
+void add_gen_commands(CLI::App& app, Runner& run);    // gen, verify, stats
+void add_probe_commands(CLI::App& app, Runner& run);  // probe, bench probe
 
 }  // namespace dtb::cli

@@ -13,6 +13,8 @@ int main(int argc, char** argv) {
     Runner run;
     add_rules_commands(app, run);
     add_index_commands(app, run);
+    add_gen_commands(app, run);
+    add_probe_commands(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,36 @@
+// `dtb gen`: builds every missing database of a plan, in dependency order, resumably.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <vector>
+
+#include "gen/value_tables.hpp"
+#include "gen/writer.hpp"
+
+namespace dtb {
+
+struct BuildOptions {
+    std::filesystem::path dir;
+    int max_pieces = 4;
+    int max_per_side = 20;
+    std::vector<Material> only;  // build just these (and what they need); empty: all of the plan
+    WriteOptions write;
+};
+
+// Materials a position of `m` (white to move) can reach in one move other than m's mirror:
+// promotions and captures, seen from the side to move after the move. Empty sides are left out.
+std::vector<Material> successor_materials(const Material& m);
+
+// Every material the plan of `options` needs, in build order.
+std::vector<Material> build_plan(const BuildOptions& options);
+
+// Loads a finished file into `tables`, resolving its capture positions through `tables` (which
+// must hold every successor material). Throws TableError if the file is missing or corrupt.
+void load_finished(const std::filesystem::path& dir, const Material& m, ValueTables& tables);
+
+// Runs the build; progress and summary lines go to `log` (stderr in the command line).
+// Throws on any failure; files finished before the failure stay valid.
+void build(const BuildOptions& options, std::ostream& log);
+
+}  // namespace dtb

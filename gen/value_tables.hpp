@@ -1,0 +1,64 @@
+// In-memory values of finished materials, captures resolved, for the materials still to be built
+// (and for verification). Two bits a position.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "index/position_index.hpp"
+#include "probe/format.hpp"
+
+namespace dtb {
+
+class PackedValues {
+public:
+    explicit PackedValues(std::uint64_t size) : bits_((size + 3) / 4, 0) {}
+    Value get(std::uint64_t i) const { return static_cast<Value>((bits_[i >> 2] >> ((i & 3) * 2)) & 3); }
+    // Not safe for two threads writing positions of the same byte (i / 4) at once.
+    void set(std::uint64_t i, Value v) {
+        auto& b = bits_[i >> 2];
+        const int s = static_cast<int>(i & 3) * 2;
+        b = static_cast<std::uint8_t>((b & ~(3 << s)) | (static_cast<int>(v) << s));
+    }
+    std::uint64_t bytes() const { return bits_.size(); }
+
+private:
+    std::vector<std::uint8_t> bits_;
+};
+
+// Finished materials by material; lookups are lock-free once tables are added (adding is not
+// thread-safe and happens between parallel phases).
+class ValueTables {
+public:
+    ValueTables();
+
+    bool contains(const Material& m) const { return slot(m) != nullptr; }
+    void add(const Material& m, PackedValues values);
+    std::uint64_t bytes() const { return bytes_; }
+
+    // Value for white (to move) of a white-to-move position whose material has been added.
+    Value value_of(const Position& white_to_move) const;
+
+    // Value of a white-to-move position where white must capture: the best capture, each
+    // looked up in (smaller) finished materials.
+    Value resolve_captures(const Position& white_to_move) const;
+
+    // Value for the side that just moved of the position after `move` (captures, promotions and
+    // moves into finished materials); `after` is apply_move's result, black to move.
+    Value value_after(const Position& after) const;
+
+private:
+    struct Entry {
+        PositionIndex index;
+        PackedValues values;
+    };
+    static std::size_t key(const Material& m);
+    const Entry* slot(const Material& m) const { return entries_[key(m)].get(); }
+
+    std::vector<std::unique_ptr<Entry>> entries_;
+    std::uint64_t bytes_ = 0;
+};
+
+}  // namespace dtb

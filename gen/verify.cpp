@@ -1,0 +1,124 @@
+#include "gen/verify.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <ostream>
+#include <set>
+
+#include <tbb/parallel_for.h>
+
+#include "gen/builder.hpp"
+#include "probe/table_file.hpp"
+#include "rules/fen.hpp"
+#include "rules/movegen.hpp"
+
+namespace dtb {
+namespace fs = std::filesystem;
+
+std::vector<Material> materials_in_folder(const fs::path& dir) {
+    if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + " is not a folder");
+    std::set<Material> found;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() != format::kWdlSuffix) continue;
+        if (auto m = parse_material(entry.path().stem().string())) found.insert(*m);
+    }
+    std::vector<Material> ordered;
+    int most = 0;
+    for (const Material& m : found) most = std::max(most, m.pieces());
+    for (const Material& m : materials_in_build_order(most))
+        if (found.count(m)) ordered.push_back(m);
+    return ordered;
+}
+
+namespace {
+
+class Verifier {
+public:
+    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported)
+        : dir_(dir), log_(log), max_reported_(max_reported) {}
+
+    VerifyReport run(const std::vector<Material>& only) {
+        const auto present = materials_in_folder(dir_);
+        present_.insert(present.begin(), present.end());
+        std::vector<Material> targets = only.empty() ? present : only;
+        for (const Material& m : targets) {
+            if (!load(m)) continue;
+            if (!load(m.mirror())) continue;
+            check_material(m);
+        }
+        return std::move(report_);
+    }
+
+private:
+    // Loads m and everything it needs; false (with the reason recorded) when that fails.
+    bool load(const Material& m) {
+        if (tables_.contains(m)) return true;
+        if (failed_.count(m)) return false;
+        bool ok = true;
+        for (const Material& s : successor_materials(m)) ok = load(s) && ok;
+        if (!ok) return fail(m, "cannot be checked: a database it needs is missing or corrupt");
+        if (!present_.count(m)) return fail(m, "missing file " + (dir_ / format::wdl_file_name(m)).string());
+        try {
+            log_ << "checking checksums of " << m.name() << '\n' << std::flush;
+            load_finished(dir_, m, tables_);
+        } catch (const std::exception& e) {
+            return fail(m, e.what());
+        }
+        return true;
+    }
+
+    bool fail(const Material& m, const std::string& why) {
+        failed_.insert(m);
+        report_.errors.push_back(m.name() + ": " + why);
+        return false;
+    }
+
+    void check_material(const Material& m) {
+        log_ << "checking values of " << m.name() << '\n' << std::flush;
+        const PositionIndex index(m);
+        std::atomic<std::uint64_t> checked{0};
+        tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
+            std::uint64_t local = 0;
+            for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+                const Position pos = index.position(i);
+                if (has_capture(pos)) continue;
+                ++local;
+                Value implied = Value::Loss;
+                for (const Move& mv : generate_moves(pos)) {
+                    const Value v = tables_.value_after(apply_move(pos, mv));
+                    if (v == Value::Win || (v == Value::Draw && implied == Value::Loss)) implied = v;
+                    if (implied == Value::Win) break;
+                }
+                const Value stored = tables_.value_of(pos);
+                if (stored != implied) record({to_fen(pos), stored, implied});
+            }
+            checked += local;
+        });
+        report_.positions_checked += checked;
+    }
+
+    void record(Inconsistency found) {
+        const std::lock_guard lock(mutex_);
+        ++report_.inconsistency_count;
+        if (report_.inconsistencies.size() < max_reported_) report_.inconsistencies.push_back(std::move(found));
+    }
+
+    fs::path dir_;
+    std::ostream& log_;
+    std::size_t max_reported_;
+    std::set<Material> present_;
+    std::set<Material> failed_;
+    ValueTables tables_;
+    VerifyReport report_;
+    std::mutex mutex_;
+};
+
+}  // namespace
+
+VerifyReport verify_folder(const fs::path& dir, const std::vector<Material>& only, std::ostream& log,
+                           std::size_t max_reported) {
+    return Verifier(dir, log, max_reported).run(only);
+}
+
+}  // namespace dtb

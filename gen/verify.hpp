@@ -1,0 +1,36 @@
+// `dtb verify`: every checksum, then every non-capture position's value against its successors.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "index/material.hpp"
+#include "probe/format.hpp"
+
+namespace dtb {
+
+struct Inconsistency {
+    std::string fen;
+    Value stored = Value::Unknown;
+    Value implied = Value::Unknown;
+};
+
+struct VerifyReport {
+    std::vector<std::string> errors;           // unreadable, corrupt or missing files
+    std::vector<Inconsistency> inconsistencies;  // the first ones found
+    std::uint64_t inconsistency_count = 0;
+    std::uint64_t positions_checked = 0;
+    bool ok() const { return errors.empty() && inconsistency_count == 0; }
+};
+
+// Materials of the database files in `dir`, in build order.
+std::vector<Material> materials_in_folder(const std::filesystem::path& dir);
+
+// Checks the given materials (all of `dir` when empty). Progress lines go to `log`.
+VerifyReport verify_folder(const std::filesystem::path& dir, const std::vector<Material>& only, std::ostream& log,
+                           std::size_t max_reported = 10);
+
+}  // namespace dtb

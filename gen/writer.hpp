@@ -1,0 +1,30 @@
+// Writes a solved material as a database file (docs/FORMAT.md), safely: to a temporary name,
+// synced, read back and compared, then renamed. A killed or failed write never leaves a file
+// under the final name.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include "gen/solver.hpp"
+
+namespace dtb {
+
+struct WriteOptions {
+    std::uint32_t positions_per_block = 32'760;  // multiple of 5; see docs/FORMAT.md for the measurements
+    int zstd_level = 19;
+};
+
+struct WrittenFile {
+    format::Header header;
+    std::uint64_t bytes = 0;
+};
+
+// Throws std::runtime_error (with the OS reason, e.g. "No space left on device") on failure.
+WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options);
+
+// Makes a directory entry durable (after a rename).
+void sync_directory(const std::filesystem::path& dir);
+
+}  // namespace dtb

@@ -1,0 +1,104 @@
+#include "probe/format.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+#include <xxhash.h>
+
+namespace dtb {
+
+const char* value_name(Value v) {
+    switch (v) {
+        case Value::Win: return "win";
+        case Value::Draw: return "draw";
+        case Value::Loss: return "loss";
+        default: return "unknown";
+    }
+}
+
+namespace format {
+namespace {
+
+constexpr std::size_t kChecksumOffset = kHeaderBytes - 8;
+
+template <typename T>
+void put(unsigned char* out, std::size_t at, T value) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) out[at + i] = static_cast<unsigned char>(value >> (8 * i));
+}
+
+template <typename T>
+T get(const unsigned char* in, std::size_t at) {
+    T value = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) value |= static_cast<T>(in[at + i]) << (8 * i);
+    return value;
+}
+
+}  // namespace
+
+std::uint64_t Header::block_bytes(std::uint64_t block) const {
+    const std::uint64_t first = block * positions_per_block;
+    const std::uint64_t count = std::min<std::uint64_t>(positions_per_block, positions - first);
+    return (count + kValuesPerByte - 1) / kValuesPerByte;
+}
+
+std::array<unsigned char, kHeaderBytes> encode_header(const Header& h) {
+    std::array<unsigned char, kHeaderBytes> out{};
+    std::memcpy(out.data(), kWdlMagic.data(), kWdlMagic.size());
+    put<std::uint32_t>(out.data(), 8, h.format_version);
+    put<std::uint32_t>(out.data(), 12, kHeaderBytes);
+    out[16] = static_cast<unsigned char>(h.material.white_men);
+    out[17] = static_cast<unsigned char>(h.material.white_kings);
+    out[18] = static_cast<unsigned char>(h.material.black_men);
+    out[19] = static_cast<unsigned char>(h.material.black_kings);
+    put<std::uint32_t>(out.data(), 20, h.index_version);
+    put<std::uint32_t>(out.data(), 24, h.value_encoding);
+    put<std::uint32_t>(out.data(), 28, h.positions_per_block);
+    put<std::uint64_t>(out.data(), 32, h.positions);
+    put<std::uint64_t>(out.data(), 40, h.block_count);
+    put<std::uint64_t>(out.data(), 48, h.captures);
+    put<std::uint64_t>(out.data(), 56, h.wins);
+    put<std::uint64_t>(out.data(), 64, h.draws);
+    put<std::uint64_t>(out.data(), 72, h.losses);
+    put<std::uint64_t>(out.data(), 80, h.table_checksum);
+    put<std::uint32_t>(out.data(), 88, h.compression);
+    put<std::uint64_t>(out.data(), kChecksumOffset, XXH64(out.data(), kChecksumOffset, 0));
+    return out;
+}
+
+Header decode_header(const unsigned char* in) {
+    if (std::memcmp(in, kWdlMagic.data(), kWdlMagic.size()) != 0)
+        throw std::runtime_error("not a dtb WDL file (bad magic number)");
+    Header h;
+    h.format_version = get<std::uint32_t>(in, 8);
+    if (h.format_version != kFormatVersion)
+        throw std::runtime_error("format version " + std::to_string(h.format_version) + ", this dtb reads version " +
+                                 std::to_string(kFormatVersion));
+    if (get<std::uint64_t>(in, kChecksumOffset) != XXH64(in, kChecksumOffset, 0))
+        throw std::runtime_error("header checksum mismatch (corrupt header)");
+    if (get<std::uint32_t>(in, 12) != kHeaderBytes) throw std::runtime_error("unexpected header size");
+    h.material = {in[16], in[17], in[18], in[19]};
+    h.index_version = get<std::uint32_t>(in, 20);
+    h.value_encoding = get<std::uint32_t>(in, 24);
+    h.positions_per_block = get<std::uint32_t>(in, 28);
+    h.positions = get<std::uint64_t>(in, 32);
+    h.block_count = get<std::uint64_t>(in, 40);
+    h.captures = get<std::uint64_t>(in, 48);
+    h.wins = get<std::uint64_t>(in, 56);
+    h.draws = get<std::uint64_t>(in, 64);
+    h.losses = get<std::uint64_t>(in, 72);
+    h.table_checksum = get<std::uint64_t>(in, 80);
+    h.compression = get<std::uint32_t>(in, 88);
+    if (h.index_version != kIndexVersion) throw std::runtime_error("unsupported index version");
+    if (h.value_encoding != kEncodingBase3) throw std::runtime_error("unsupported value encoding");
+    if (h.compression != kCompressionZstd) throw std::runtime_error("unsupported compression");
+    if (h.positions_per_block == 0 || h.positions_per_block % kValuesPerByte != 0)
+        throw std::runtime_error("invalid block size");
+    if (h.block_count != (h.positions + h.positions_per_block - 1) / h.positions_per_block)
+        throw std::runtime_error("block count does not match the number of positions");
+    return h;
+}
+
+std::string wdl_file_name(const Material& m) { return m.name() + kWdlSuffix; }
+
+}  // namespace format
+}  // namespace dtb

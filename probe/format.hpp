@@ -1,0 +1,74 @@
+// On-disk format of dtb database files; docs/FORMAT.md is the normative description.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "index/material.hpp"
+
+namespace dtb {
+
+// Game-theoretic value for the side to move.
+enum class Value : std::uint8_t { Loss = 0, Draw = 1, Win = 2, Unknown = 3 };
+
+constexpr Value negate(Value v) {
+    return v == Value::Win ? Value::Loss : v == Value::Loss ? Value::Win : v;
+}
+
+const char* value_name(Value v);  // "win", "draw", "loss", "unknown"
+
+namespace format {
+
+inline constexpr std::array<char, 8> kWdlMagic = {'D', 'T', 'B', '-', 'W', 'D', 'L', '\n'};
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::uint32_t kIndexVersion = 1;
+inline constexpr std::uint32_t kHeaderBytes = 128;
+inline constexpr std::uint32_t kEncodingBase3 = 1;  // 5 values per byte: v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4
+inline constexpr std::uint32_t kCompressionZstd = 1;
+inline constexpr int kValuesPerByte = 5;
+inline constexpr const char* kWdlSuffix = ".wdl";
+
+struct Header {
+    std::uint32_t format_version = kFormatVersion;
+    Material material;
+    std::uint32_t index_version = kIndexVersion;
+    std::uint32_t value_encoding = kEncodingBase3;
+    std::uint32_t compression = kCompressionZstd;
+    std::uint32_t positions_per_block = 0;
+    std::uint64_t positions = 0;
+    std::uint64_t block_count = 0;
+    std::uint64_t captures = 0;  // positions where white (to move) must capture: stored as don't-care
+    std::uint64_t wins = 0;      // non-capture positions by value
+    std::uint64_t draws = 0;
+    std::uint64_t losses = 0;
+    std::uint64_t table_checksum = 0;  // XXH64 of the block offset table
+
+    std::uint64_t block_bytes(std::uint64_t block) const;  // uncompressed bytes of one block
+};
+
+// Serialises a header into its 128 bytes (header checksum included).
+std::array<unsigned char, kHeaderBytes> encode_header(const Header& h);
+
+// Parses and checks 128 header bytes; throws std::runtime_error saying what is wrong.
+Header decode_header(const unsigned char* bytes);
+
+std::string wdl_file_name(const Material& m);
+
+// Decodes value i (0..4) of a packed byte.
+struct Base3Table {
+    std::array<std::array<std::uint8_t, kValuesPerByte>, 243> digits{};
+    constexpr Base3Table() {
+        for (int b = 0; b < 243; ++b)
+            for (int i = 0, x = b; i < kValuesPerByte; ++i, x /= 3) digits[b][i] = static_cast<std::uint8_t>(x % 3);
+    }
+};
+inline constexpr Base3Table kBase3{};
+
+inline Value unpack_value(const std::uint8_t* block, std::uint64_t offset_in_block) {
+    const std::uint8_t byte = block[offset_in_block / kValuesPerByte];
+    return byte < 243 ? static_cast<Value>(kBase3.digits[byte][offset_in_block % kValuesPerByte]) : Value::Unknown;
+}
+
+}  // namespace format
+}  // namespace dtb

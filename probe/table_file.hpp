@@ -1,0 +1,46 @@
+// Read access to one database file: header, block offset table, checked block decompression.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "probe/format.hpp"
+
+namespace dtb {
+
+// A database file that is missing, unreadable, corrupt or of another format.
+class TableError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// An open database file. Thread-safe: blocks are read with pread on one descriptor.
+class TableFile {
+public:
+    // Opens the file and checks its header, size and block offset table; throws TableError.
+    explicit TableFile(const std::filesystem::path& path);
+    ~TableFile();
+    TableFile(const TableFile&) = delete;
+    TableFile& operator=(const TableFile&) = delete;
+
+    const format::Header& header() const { return header_; }
+    const std::filesystem::path& path() const { return path_; }
+    std::uint64_t file_bytes() const { return file_bytes_; }
+
+    // Reads and decompresses one block into `out` (resized to its uncompressed size), checking the
+    // zstd frame checksum and size; throws TableError on any mismatch.
+    void read_block(std::uint64_t block, std::vector<std::uint8_t>& out) const;
+
+private:
+    [[noreturn]] void fail(const std::string& what) const;
+
+    std::filesystem::path path_;
+    int fd_ = -1;
+    format::Header header_;
+    std::uint64_t file_bytes_ = 0;
+    std::vector<std::uint64_t> offsets_;  // block_count + 1 entries
+};
+
+}  // namespace dtb

@@ -1,0 +1,137 @@
+// `dtb gen`, `dtb verify`, `dtb stats`: building and checking databases.
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include <tbb/global_control.h>
+
+#include "gen/builder.hpp"
+#include "gen/verify.hpp"
+#include "probe/table_file.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::cli {
+namespace {
+
+std::vector<Material> parse_materials(const std::vector<std::string>& names) {
+    std::vector<Material> out;
+    for (const std::string& name : names) {
+        const auto m = parse_material(name);
+        if (!m) throw std::invalid_argument("unknown material name '" + name + "' (expected e.g. KMvK, MMvM)");
+        out.push_back(*m);
+    }
+    return out;
+}
+
+std::unique_ptr<tbb::global_control> limit_threads(int threads) {
+    if (threads <= 0) return nullptr;
+    return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,
+                                                 static_cast<std::size_t>(threads));
+}
+
+struct GenOptions {
+    std::string out = "db";
+    int pieces = 4;
+    int max_per_side = 20;
+    int threads = 0;
+    std::vector<std::string> materials;
+    int level = 19;
+    std::uint32_t block = 32'760;
+};
+
+int run_gen(const GenOptions& o) {
+    const auto threads = limit_threads(o.threads);
+    BuildOptions options;
+    options.dir = o.out;
+    options.max_pieces = o.pieces;
+    options.max_per_side = o.max_per_side;
+    options.only = parse_materials(o.materials);
+    options.write.zstd_level = o.level;
+    options.write.positions_per_block = o.block;
+    build(options, std::cerr);
+    return kExitOk;
+}
+
+int run_verify(const std::string& dir, const std::vector<std::string>& names, int threads) {
+    const auto limit = limit_threads(threads);
+    const VerifyReport report = verify_folder(dir, parse_materials(names), std::cerr);
+    for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
+    for (const Inconsistency& i : report.inconsistencies)
+        std::cout << "inconsistent\t" << i.fen << "\tstored " << value_name(i.stored) << "\timplied "
+                  << value_name(i.implied) << '\n';
+    std::cout << (report.ok() ? "ok" : "FAILED") << "\tpositions checked " << report.positions_checked
+              << "\tinconsistencies " << report.inconsistency_count << "\tfile errors " << report.errors.size()
+              << '\n';
+    return report.ok() ? kExitOk : kExitFindings;
+}
+
+int run_stats(const std::string& dir, bool tsv) {
+    const auto materials = materials_in_folder(dir);
+    if (tsv)
+        std::cout << "material\twhite_men\twhite_kings\tblack_men\tblack_kings\tpositions\tcaptures\twins\tdraws\tlosses\tbytes\n";
+    else
+        std::printf("%-10s %14s %14s %14s %14s %14s %12s\n", "material", "positions", "captures", "wins", "draws",
+                    "losses", "bytes");
+    int status = kExitOk;
+    for (const Material& m : materials) {
+        try {
+            const TableFile file(std::filesystem::path(dir) / format::wdl_file_name(m));
+            const format::Header& h = file.header();
+            if (tsv)
+                std::cout << m.name() << '\t' << m.white_men << '\t' << m.white_kings << '\t' << m.black_men << '\t'
+                          << m.black_kings << '\t' << h.positions << '\t' << h.captures << '\t' << h.wins << '\t'
+                          << h.draws << '\t' << h.losses << '\t' << file.file_bytes() << '\n';
+            else
+                std::printf("%-10s %14llu %14llu %14llu %14llu %14llu %12llu\n", m.name().c_str(),
+                            (unsigned long long)h.positions, (unsigned long long)h.captures,
+                            (unsigned long long)h.wins, (unsigned long long)h.draws, (unsigned long long)h.losses,
+                            (unsigned long long)file.file_bytes());
+        } catch (const TableError& e) {
+            std::cerr << "dtb: " << e.what() << '\n';
+            status = kExitFailure;
+        }
+    }
+    return status;
+}
+
+}  // namespace
+
+void add_gen_commands(CLI::App& app, Runner& run) {
+    auto g = std::make_shared<GenOptions>();
+    auto* gen = app.add_subcommand("gen", "Build the win/draw/loss databases of every material of up to N pieces that DIR lacks");
+    gen->add_option("-n,--pieces", g->pieces, "Largest number of pieces")->check(CLI::Range(2, 8))->capture_default_str();
+    gen->add_option("-o,--out", g->out, "Database folder (created if needed; finished files are kept and reused)")
+        ->capture_default_str();
+    gen->add_option("-t,--threads", g->threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 1024));
+    gen->add_option("--max-per-side", g->max_per_side, "Largest number of pieces per side")
+        ->check(CLI::Range(1, 20))
+        ->capture_default_str();
+    gen->add_option("-m,--material", g->materials, "Build only these materials (e.g. KMvK) and what they need");
+    gen->add_option("--zstd-level", g->level, "zstd compression level")->check(CLI::Range(1, 22))->capture_default_str();
+    gen->add_option("--block-positions", g->block, "Positions per compressed block (multiple of 5)")
+        ->check(CLI::Range(5u, 1u << 24))
+        ->capture_default_str();
+    gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
+    gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });
+
+    auto verify_dir = std::make_shared<std::string>();
+    auto verify_names = std::make_shared<std::vector<std::string>>();
+    auto verify_threads = std::make_shared<int>(0);
+    auto* verify = app.add_subcommand("verify", "Check every checksum and every stored value against its successors");
+    verify->add_option("-d,--db", *verify_dir, "Database folder")->required();
+    verify->add_option("-m,--material", *verify_names, "Check only these materials");
+    verify->add_option("-t,--threads", *verify_threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 1024));
+    verify->footer("Exit code 0 only if everything holds; otherwise the first inconsistencies are printed.");
+    verify->callback([&run, verify_dir, verify_names, verify_threads] {
+        run = [=] { return run_verify(*verify_dir, *verify_names, *verify_threads); };
+    });
+
+    auto stats_dir = std::make_shared<std::string>();
+    auto stats_tsv = std::make_shared<bool>(false);
+    auto* stats = app.add_subcommand("stats", "One row per database file: positions, captures, wins, draws, losses, bytes");
+    stats->add_option("-d,--db", *stats_dir, "Database folder")->required();
+    stats->add_flag("--tsv", *stats_tsv, "Tab-separated with a header row");
+    stats->callback([&run, stats_dir, stats_tsv] { run = [=] { return run_stats(*stats_dir, *stats_tsv); }; });
+}
+
+}  // namespace dtb::cli
