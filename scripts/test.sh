@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite twice: a Release build (build/), then a build with
+# AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/). Exits non-zero on any failure.
+#
+#   BUILD_DIR       Release build directory (default build)
+#   ASAN_BUILD_DIR  sanitizer build directory (default build-asan)
+#   ASAN_CTEST_ARGS extra ctest arguments for the sanitizer run, e.g. "-L unit" or "-E slow"
+#                   to run a subset (default: everything)
+#   SKIP_ASAN=1     skip the sanitizer build
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+BUILD_DIR=${BUILD_DIR:-build}
+ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
+ASAN_CTEST_ARGS=${ASAN_CTEST_ARGS:-}
+JOBS=$(nproc)
+
+section() { printf '\n==== %s ====\n' "$*"; }
+
+section "dependencies"
+bash scripts/install-deps.sh
+
+section "Release build ($BUILD_DIR)"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DDTB_TESTS=ON
+cmake --build "$BUILD_DIR" -j"$JOBS"
+
+section "Release tests"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j2
+
+if [[ "${SKIP_ASAN:-0}" != 1 ]]; then
+  section "AddressSanitizer + UBSan build ($ASAN_BUILD_DIR)"
+  cmake -S . -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TESTS=ON \
+    -DDTB_SANITIZE=address,undefined -DDTB_NATIVE=ON
+  cmake --build "$ASAN_BUILD_DIR" -j"$JOBS"
+
+  section "AddressSanitizer + UBSan tests${ASAN_CTEST_ARGS:+ ($ASAN_CTEST_ARGS)}"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+  # shellcheck disable=SC2086  # ASAN_CTEST_ARGS is a list of words on purpose
+  ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j2 $ASAN_CTEST_ARGS
+fi
+
+section "all tests passed"
