@@ -28,12 +28,13 @@ public:
                                   " section appears twice");
                 seen[static_cast<int>(colour)] = true;
                 read_pieces(pos, colour);
-            } else if (std::isalpha(static_cast<unsigned char>(c))) {
+            } else if (std::isalpha(static_cast<unsigned char>(c)) && c != 'K') {
                 skip_tag();
             } else {
                 fail(static_cast<int>(pos_), unexpected());
             }
         }
+        if (!seen[0] && !seen[1]) fail(static_cast<int>(pos_), "no white or black section");
         return pos;
     }
 
@@ -121,11 +122,11 @@ private:
             fail(column, std::string("more than 20 ") + (colour == Color::White ? "white" : "black") + " pieces");
     }
 
+    // A trailing tag such as "H0" or "F12": one letter, then digits.
     void skip_tag() {
+        ++pos_;
         while (pos_ < end_ && text_[pos_] != ':') {
-            const char c = text_[pos_];
-            if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-')
-                fail(static_cast<int>(pos_), unexpected());
+            if (!std::isdigit(static_cast<unsigned char>(text_[pos_]))) fail(static_cast<int>(pos_), unexpected());
             ++pos_;
         }
     }

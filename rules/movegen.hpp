@@ -12,10 +12,11 @@ namespace dtb {
 
 // A move is identified by its start square, end square and the set of pieces it captures: two
 // capture paths with the same three are one move. Squares are bit indices (see board.hpp).
+// Trivially constructible on purpose: MoveList holds hundreds of them and must not clear them.
 struct Move {
-    Bitboard captured = 0;
-    std::uint8_t from = 0;
-    std::uint8_t to = 0;
+    Bitboard captured;
+    std::uint8_t from;
+    std::uint8_t to;
 
     constexpr bool is_capture() const { return captured != 0; }
     friend constexpr bool operator==(const Move&, const Move&) = default;

@@ -135,6 +135,13 @@ TEST(Fen, DuplicatedColourSection) {
     expect_error("W:B1:W31:B2", "black section appears twice");
 }
 
+TEST(Fen, SomethingThatIsNotATagIsRejected) {
+    expect_error("W:W31:X1-20", "unexpected character '-'");  // looks like pieces, not a tag like H0
+    expect_error("W:W31:K12", "unexpected character 'K'");
+    expect_error("W", "no white or black section");
+    expect_error("W:", "no white or black section");
+}
+
 TEST(Fen, DescendingRange) { expect_error("W:W40-31:B1", "range 40-31 is descending"); }
 
 TEST(Fen, ErrorsNameTheColumn) {

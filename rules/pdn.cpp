@@ -1,0 +1,673 @@
+#include "rules/pdn.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <utility>
+
+#include "rules/fen.hpp"
+#include "rules/notation.hpp"
+
+namespace dtb {
+namespace {
+
+constexpr std::string_view kInitialFen = "W:W31-50:B1-20";
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+constexpr std::string_view kResultList = "2-0, 0-2, 1-1, 0-0 or *";
+
+// ---------------------------------------------------------------------------------------------
+// Text encoding
+
+bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+// Length of the well-formed UTF-8 sequence starting at s[i], or 0 if it is not one.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char lead = byte(i);
+    if (lead < 0x80) return 1;
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
+    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+    else if (lead == 0xE0) length = 3, low = 0xA0;        // no overlong forms
+    else if (lead == 0xED) length = 3, high = 0x9F;       // no surrogates
+    else if (lead >= 0xE1 && lead <= 0xEF) length = 3;
+    else if (lead == 0xF0) length = 4, low = 0x90;
+    else if (lead == 0xF4) length = 4, high = 0x8F;       // nothing above U+10FFFF
+    else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
+    else return 0;
+    if (i + length > s.size() || byte(i + 1) < low || byte(i + 1) > high) return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if (!is_continuation(byte(i + k))) return 0;
+    return length;
+}
+
+bool is_valid_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t length = utf8_sequence_length(s, i);
+        if (length == 0) return false;
+        i += length;
+    }
+    return true;
+}
+
+// Converts file text to UTF-8 with "\n" line ends (so CRLF and LF files read the same).
+std::string decode_text(std::string_view raw, bool utf8) {
+    std::string out;
+    out.reserve(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const auto c = static_cast<unsigned char>(raw[i]);
+        if (c == '\r') {
+            if (i + 1 == raw.size() || raw[i + 1] != '\n') out += '\n';
+        } else if (c < 0x80 || utf8) {
+            out += static_cast<char>(c);
+        } else {  // Latin-1: the byte is the code point
+            out += static_cast<char>(0xC0 | (c >> 6));
+            out += static_cast<char>(0x80 | (c & 0x3F));
+        }
+    }
+    return out;
+}
+
+std::string trim(std::string_view s) {
+    const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    std::size_t b = 0, e = s.size();
+    while (b < e && space(s[b])) ++b;
+    while (e > b && space(s[e - 1])) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scanner: bytes with line and column tracking. Columns count characters, so a UTF-8 file's
+// continuation bytes do not advance them; CR LF, LF and a lone CR each end one line.
+
+struct Location {
+    int line = 1;
+    int column = 1;
+};
+
+class Scanner {
+public:
+    struct State {
+        std::size_t index = 0;
+        Location at;
+    };
+
+    Scanner(std::string_view text, bool utf8) : text_(text), utf8_(utf8) {}
+
+    bool at_end() const { return state_.index >= text_.size(); }
+    char peek(std::size_t ahead = 0) const {
+        const std::size_t i = state_.index + ahead;
+        return i < text_.size() ? text_[i] : '\0';
+    }
+    bool utf8() const { return utf8_; }
+    Location location() const { return state_.at; }
+    std::size_t offset() const { return state_.index; }
+    std::string_view slice(std::size_t from, std::size_t to) const { return text_.substr(from, to - from); }
+    State save() const { return state_; }
+    void restore(const State& s) { state_ = s; }
+
+    void advance() {
+        const auto c = static_cast<unsigned char>(text_[state_.index++]);
+        const bool line_end = c == '\n' || (c == '\r' && peek() != '\n');
+        if (line_end) {
+            ++state_.at.line;
+            state_.at.column = 1;
+        } else if (c != '\r' && !(utf8_ && is_continuation(c))) {
+            ++state_.at.column;
+        }
+    }
+
+    // Up to and including the end of the current line.
+    void skip_line() {
+        while (!at_end() && peek() != '\n' && peek() != '\r') advance();
+        if (peek() == '\r') advance();
+        if (peek() == '\n') advance();
+    }
+
+    // Spaces and tabs, not line ends.
+    void skip_inline_space() {
+        while (peek() == ' ' || peek() == '\t') advance();
+    }
+
+private:
+    std::string_view text_;
+    bool utf8_;
+    State state_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Lexer for movetext and the space between tags.
+
+enum class TokenKind {
+    End,             // end of file
+    TagStart,        // '[' (not consumed: the tag reader starts at it)
+    MoveNumber,      // "12." or "12..."
+    Ellipsis,        // "..." on its own, as in "12. ... 28x19"
+    Word,            // a move, a result, or unexpected text
+    Nag,             // "$12"
+    Annotation,      // "!", "?!", ...
+    Comment,         // "{...}" or "; ..." (text without delimiters)
+    VariationStart,  // '('
+    VariationEnd,    // ')'
+    Invalid,         // message says what is wrong; at least one byte was consumed
+};
+
+struct Token {
+    TokenKind kind = TokenKind::End;
+    std::string text;     // as written (a comment: its text without delimiters)
+    std::string message;  // Invalid: what is wrong
+    int number = 0;       // MoveNumber, Nag
+    Location at;
+};
+
+constexpr std::string_view kNonAscii =
+    "non-ASCII character in the movetext (only tag values and comments may contain one)";
+
+bool is_non_ascii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
+
+bool is_word_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == ':' || c == '/';
+}
+
+class Lexer {
+public:
+    explicit Lexer(Scanner& scanner) : sc_(scanner) {}
+
+    Token next() {
+        skip_space();
+        Token t;
+        t.at = sc_.location();
+        if (sc_.at_end()) return t;
+        const char c = sc_.peek();
+        if (c == '[') return finish(t, TokenKind::TagStart);
+        if (c == '{') return brace_comment(t);
+        if (c == ';') return line_comment(t);
+        if (c == '(') return consume(t, TokenKind::VariationStart);
+        if (c == ')') return consume(t, TokenKind::VariationEnd);
+        if (c == '$') return nag(t);
+        if (c == '!' || c == '?') return run_of(t, TokenKind::Annotation, "!?");
+        if (c == '.') return run_of(t, TokenKind::Ellipsis, ".");
+        if (c == '*') return consume(t, TokenKind::Word);
+        if (std::isdigit(static_cast<unsigned char>(c))) return number_or_word(t);
+        if (is_word_char(c)) return word(t);
+        return invalid_character(t);
+    }
+
+    Token peek() {
+        const Scanner::State saved = sc_.save();
+        Token t = next();
+        sc_.restore(saved);
+        return t;
+    }
+
+    // Whitespace and "%" escape lines (a '%' in column 1 hides the rest of its line).
+    void skip_space() {
+        while (!sc_.at_end()) {
+            if (sc_.peek() == '%' && sc_.location().column == 1)
+                sc_.skip_line();
+            else if (std::isspace(static_cast<unsigned char>(sc_.peek())))
+                sc_.advance();
+            else
+                return;
+        }
+    }
+
+private:
+    static Token finish(Token& t, TokenKind k) {
+        t.kind = k;
+        return t;
+    }
+
+    Token consume(Token& t, TokenKind k) {
+        t.text = std::string(1, sc_.peek());
+        sc_.advance();
+        return finish(t, k);
+    }
+
+    Token run_of(Token& t, TokenKind k, std::string_view chars) {
+        const std::size_t from = sc_.offset();
+        while (!sc_.at_end() && chars.find(sc_.peek()) != std::string_view::npos) sc_.advance();
+        t.text = std::string(sc_.slice(from, sc_.offset()));
+        return finish(t, k);
+    }
+
+    // A word glued to non-ASCII text (say 32, an en dash, 28) is reported whole.
+    Token word(Token& t) {
+        const std::size_t from = sc_.offset();
+        while (is_word_char(sc_.peek())) sc_.advance();
+        const bool non_ascii = is_non_ascii(sc_.peek());
+        while (is_word_char(sc_.peek()) || is_non_ascii(sc_.peek())) sc_.advance();
+        t.text = decode_text(sc_.slice(from, sc_.offset()), sc_.utf8());
+        if (!non_ascii) return finish(t, TokenKind::Word);
+        t.message = "\"" + t.text + "\": " + std::string(kNonAscii);
+        return finish(t, TokenKind::Invalid);
+    }
+
+    // "12." and "12..." are move numbers (even glued to a move: "12.32-28"); "32-28" is a word.
+    Token number_or_word(Token& t) {
+        const Scanner::State start = sc_.save();
+        int value = 0;
+        while (std::isdigit(static_cast<unsigned char>(sc_.peek()))) {
+            value = std::min(value * 10 + (sc_.peek() - '0'), 1000000);
+            sc_.advance();
+        }
+        if (sc_.peek() != '.') {
+            sc_.restore(start);
+            return word(t);
+        }
+        run_of(t, TokenKind::MoveNumber, ".");
+        t.number = value;
+        return t;
+    }
+
+    Token nag(Token& t) {
+        sc_.advance();
+        const std::size_t from = sc_.offset();
+        while (std::isdigit(static_cast<unsigned char>(sc_.peek())) && sc_.offset() - from < 6) sc_.advance();
+        if (sc_.offset() == from) {
+            t.text = "$";
+            t.message = "'$' must be followed by a number (a NAG such as $1)";
+            return finish(t, TokenKind::Invalid);
+        }
+        t.number = std::stoi(std::string(sc_.slice(from, sc_.offset())));
+        return finish(t, TokenKind::Nag);
+    }
+
+    Token brace_comment(Token& t) {
+        sc_.advance();
+        const std::size_t from = sc_.offset();
+        while (!sc_.at_end() && sc_.peek() != '}') sc_.advance();
+        if (sc_.at_end()) {
+            t.text = "{";
+            t.message = "unterminated comment: '{' at line " + std::to_string(t.at.line) + ", column " +
+                        std::to_string(t.at.column) + " has no closing '}' before the end of the file";
+            return finish(t, TokenKind::Invalid);
+        }
+        t.text = trim(decode_text(sc_.slice(from, sc_.offset()), sc_.utf8()));
+        sc_.advance();
+        return finish(t, TokenKind::Comment);
+    }
+
+    Token line_comment(Token& t) {
+        sc_.advance();
+        const std::size_t from = sc_.offset();
+        while (!sc_.at_end() && sc_.peek() != '\n' && sc_.peek() != '\r') sc_.advance();
+        t.text = trim(decode_text(sc_.slice(from, sc_.offset()), sc_.utf8()));
+        return finish(t, TokenKind::Comment);
+    }
+
+    Token invalid_character(Token& t) {
+        if (is_non_ascii(sc_.peek())) return word(t);
+        t.text = std::string(1, sc_.peek());
+        t.message = "unexpected character '" + t.text + "' in the movetext";
+        sc_.advance();
+        return finish(t, TokenKind::Invalid);
+    }
+
+    Scanner& sc_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reader
+
+// Abandons the current game; caught in read_game, never escapes this file.
+struct GameFailure {
+    PdnError error;
+};
+
+bool is_tag_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool looks_like_move(std::string_view text) {
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front()))) return false;
+    for (char c : text)
+        if (!std::isdigit(static_cast<unsigned char>(c)) && c != '-' && c != 'x' && c != 'X' && c != ':') return false;
+    return true;
+}
+
+std::string move_label(int number, Color side) {
+    return std::to_string(number) + (side == Color::White ? "." : "...");
+}
+
+std::string side_name(Color side) { return side == Color::White ? "White" : "Black"; }
+
+class Reader {
+public:
+    Reader(std::string_view text, bool utf8, std::string_view file)
+        : sc_(text, utf8), lex_(sc_), file_(file) {}
+
+    std::vector<PdnGame> read_all() {
+        std::vector<PdnGame> games;
+        for (;;) {
+            const Token t = lex_.peek();
+            if (t.kind == TokenKind::End) break;
+            if (t.kind == TokenKind::Comment) {  // between games: belongs to no game
+                lex_.next();
+                continue;
+            }
+            games.push_back(read_game());
+        }
+        return games;
+    }
+
+private:
+    // What the reader learns about a game's result while reading it.
+    struct ResultInfo {
+        std::optional<PdnResult> tag;       // a valid Result tag
+        std::optional<PdnResult> marker;    // the game termination marker
+        Location marker_at;
+        Location end_at;                    // where the game's text ended
+    };
+
+    PdnError error_at(Location at, std::string text, std::string message) const {
+        return PdnError{file_, at.line, at.column, std::move(text), std::move(message)};
+    }
+
+    [[noreturn]] void fail(Location at, std::string text, std::string message) const {
+        throw GameFailure{error_at(at, std::move(text), std::move(message))};
+    }
+
+    PdnGame read_game() {
+        PdnGame game;
+        game.line = lex_.peek().at.line;
+        game.start = parse_fen(kInitialFen);
+        ResultInfo result;
+        read_tag_section(game, result);
+        if (!game.error) {
+            try {
+                read_movetext(game, result);
+            } catch (const GameFailure& failure) {
+                game.error = failure.error;
+            }
+        }
+        if (game.error) skip_rest_of_game(result);
+        settle_result(game, result);
+        return game;
+    }
+
+    // ----- tags -----
+
+    void read_tag_section(PdnGame& game, ResultInfo& result) {
+        for (;;) {
+            const Token t = lex_.peek();
+            if (t.kind == TokenKind::Comment) {
+                append_comment(game.comment, lex_.next().text);
+                continue;
+            }
+            if (t.kind != TokenKind::TagStart) return;
+            lex_.skip_space();  // peek() left the scanner before the '['
+            try {
+                game.tags.push_back(read_tag());
+            } catch (const GameFailure& failure) {
+                keep_first_error(game, failure.error);
+                sc_.skip_line();  // resume at the next line's tag
+                continue;
+            }
+            try {
+                apply_tag(game, game.tags.back(), t.at, result);
+            } catch (const GameFailure& failure) {
+                keep_first_error(game, failure.error);
+            }
+        }
+    }
+
+    static void keep_first_error(PdnGame& game, const PdnError& error) {
+        if (!game.error) game.error = error;
+    }
+
+    // [Name "value"], the scanner standing on '['.
+    PdnTag read_tag() {
+        const Location at = sc_.location();
+        sc_.advance();
+        sc_.skip_inline_space();
+        PdnTag tag;
+        while (is_tag_name_char(sc_.peek())) {
+            tag.name += sc_.peek();
+            sc_.advance();
+        }
+        if (tag.name.empty()) fail_in_tag(at, "", "bad tag: expected a tag name after '['");
+        sc_.skip_inline_space();
+        if (sc_.peek() != '"')
+            fail_in_tag(at, tag.name, "bad tag " + tag.name + ": expected '\"' before its value");
+        sc_.advance();
+        tag.value = read_tag_value(at, tag.name);
+        sc_.skip_inline_space();
+        if (sc_.peek() != ']')
+            fail_in_tag(at, tag.name,
+                        "bad tag " + tag.name + ": expected ']' after its value (a quote inside a value is \\\")");
+        sc_.advance();
+        return tag;
+    }
+
+    std::string read_tag_value(Location at, const std::string& name) {
+        std::string raw;
+        for (;;) {
+            const char c = sc_.peek();
+            if (sc_.at_end() || c == '\n' || c == '\r')
+                fail_in_tag(at, name, "bad tag " + name + ": its value has no closing '\"'");
+            if (c == '"') break;
+            if (c == '\\' && (sc_.peek(1) == '"' || sc_.peek(1) == '\\')) sc_.advance();
+            raw += sc_.peek();
+            sc_.advance();
+        }
+        sc_.advance();
+        return decode_text(raw, sc_.utf8());
+    }
+
+    // Tag errors at the end of the file say so: the usual cause is a truncated file.
+    [[noreturn]] void fail_in_tag(Location at, const std::string& name, const std::string& message) const {
+        if (sc_.at_end())
+            fail(at, name, "unterminated tag" + (name.empty() ? std::string() : " " + name) +
+                               " at the end of the file (truncated file?)");
+        fail(sc_.location(), name, message);
+    }
+
+    void apply_tag(PdnGame& game, const PdnTag& tag, Location at, ResultInfo& result) {
+        if (tag.name == "GameType") check_game_type(tag, at);
+        if (tag.name == "FEN") set_up(game, tag, at);
+        if (tag.name == "Result") {
+            result.tag = parse_pdn_result(trim(tag.value));
+            if (!result.tag)
+                game.warnings.push_back(error_at(at, tag.value,
+                                                 "Result tag \"" + tag.value + "\" is not a draughts result (" +
+                                                     std::string(kResultList) + "); ignored"));
+        }
+    }
+
+    // GameType "20" or "20,W,10,10,N,0": only the first field matters.
+    void check_game_type(const PdnTag& tag, Location at) const {
+        const std::string first = trim(std::string_view(tag.value).substr(0, tag.value.find(',')));
+        if (first == "20") return;
+        fail(at, tag.value,
+             "GameType \"" + tag.value + "\" is not international draughts (GameType 20); game skipped");
+    }
+
+    void set_up(PdnGame& game, const PdnTag& tag, Location at) {
+        if (count_tags(game, "FEN") > 1)
+            fail(at, tag.value, "a second FEN tag; the start position is ambiguous");
+        try {
+            game.start = parse_fen(tag.value);
+        } catch (const FenError& e) {
+            fail(at, tag.value, std::string("bad FEN tag: ") + e.what());
+        }
+    }
+
+    static int count_tags(const PdnGame& game, std::string_view name) {
+        int n = 0;
+        for (const PdnTag& t : game.tags) n += t.name == name;
+        return n;
+    }
+
+    // ----- movetext -----
+
+    struct MovetextState {
+        Position pos;
+        int number = 1;
+    };
+
+    void read_movetext(PdnGame& game, ResultInfo& result) {
+        MovetextState state{game.start, 1};
+        for (;;) {
+            const Token peeked = lex_.peek();
+            if (peeked.kind == TokenKind::End || peeked.kind == TokenKind::TagStart) {
+                result.end_at = peeked.at;
+                return;
+            }
+            const Token t = lex_.next();
+            if (t.kind == TokenKind::Word) {
+                if (const auto r = parse_pdn_result(t.text)) {
+                    result.marker = r;
+                    result.marker_at = t.at;
+                    return;
+                }
+                play(game, t, state);
+            } else {
+                read_non_move(game, t, state);
+            }
+        }
+    }
+
+    void read_non_move(PdnGame& game, const Token& t, MovetextState& state) {
+        switch (t.kind) {
+            case TokenKind::MoveNumber: state.number = t.number; break;
+            case TokenKind::Ellipsis: break;
+            case TokenKind::Nag:
+                if (!game.moves.empty()) game.moves.back().nags.push_back(t.number);
+                break;
+            case TokenKind::Annotation:
+                if (!game.moves.empty()) game.moves.back().annotation += t.text;
+                break;
+            case TokenKind::Comment:
+                append_comment(game.moves.empty() ? game.comment : game.moves.back().comment, t.text);
+                break;
+            case TokenKind::VariationStart: skip_variation(t); break;
+            case TokenKind::VariationEnd: fail(t.at, t.text, "')' without a matching '('");
+            default: fail(t.at, t.text, t.message);  // Invalid
+        }
+    }
+
+    static void append_comment(std::string& to, const std::string& text) {
+        if (text.empty()) return;
+        if (!to.empty()) to += ' ';
+        to += text;
+    }
+
+    void play(PdnGame& game, const Token& t, MovetextState& state) {
+        const Color side = state.pos.side_to_move;
+        if (t.text == "1-0" || t.text == "0-1" || t.text == "1/2-1/2")
+            fail(t.at, t.text, "\"" + t.text + "\" is a chess result; international draughts uses " +
+                                   std::string(kResultList));
+        if (!looks_like_move(t.text)) fail(t.at, t.text, "unexpected text \"" + t.text + "\" in the movetext");
+        Move move;
+        try {
+            move = parse_move(state.pos, t.text);
+        } catch (const NotationError& e) {
+            fail(t.at, t.text, std::string(e.what()) + "; " + side_name(side) + " to move at " +
+                                   move_label(state.number, side) + " in " + to_fen(state.pos));
+        }
+        game.moves.push_back(PdnMove{state.pos, move, state.number, t.text, {}, {}, {}, t.at.line, t.at.column});
+        state.pos = apply_move(state.pos, move);
+        if (side == Color::Black) ++state.number;
+    }
+
+    // Variations are skipped, but read token by token so a ')' inside a comment does not end one.
+    void skip_variation(const Token& open) {
+        int depth = 1;
+        for (;;) {
+            const Token t = lex_.peek();
+            if (t.kind == TokenKind::End || t.kind == TokenKind::TagStart)
+                fail(open.at, "(", "unterminated variation: '(' at line " + std::to_string(open.at.line) +
+                                       ", column " + std::to_string(open.at.column) + " is never closed");
+            lex_.next();
+            if (t.kind == TokenKind::Invalid) fail(t.at, t.text, t.message);
+            if (t.kind == TokenKind::VariationStart) ++depth;
+            if (t.kind == TokenKind::VariationEnd && --depth == 0) return;
+        }
+    }
+
+    // After an error: drop tokens up to the game termination marker or the next tag section.
+    void skip_rest_of_game(ResultInfo& result) {
+        int depth = 0;
+        for (;;) {
+            const Token t = lex_.peek();
+            if (t.kind == TokenKind::End || t.kind == TokenKind::TagStart) return;
+            lex_.next();
+            if (t.kind == TokenKind::VariationStart) ++depth;
+            if (t.kind == TokenKind::VariationEnd && depth > 0) --depth;
+            if (t.kind != TokenKind::Word || depth > 0) continue;
+            if (const auto r = parse_pdn_result(t.text)) {
+                result.marker = r;
+                return;
+            }
+        }
+    }
+
+    void settle_result(PdnGame& game, const ResultInfo& result) const {
+        game.result = result.marker.value_or(result.tag.value_or(PdnResult::None));
+        if (game.error) return;  // the game is already reported; its ending is moot
+        if (!result.marker) {
+            game.warnings.push_back(error_at(result.end_at, "",
+                                             "the game has no termination marker (" + std::string(kResultList) + ")"));
+        } else if (result.tag && *result.tag != *result.marker) {
+            game.warnings.push_back(error_at(result.marker_at, std::string(to_string(*result.marker)),
+                                             "termination marker " + std::string(to_string(*result.marker)) +
+                                                 " disagrees with the Result tag " +
+                                                 std::string(to_string(*result.tag))));
+        }
+    }
+
+    Scanner sc_;
+    Lexer lex_;
+    std::string file_;
+};
+
+}  // namespace
+
+std::string_view to_string(PdnResult result) {
+    switch (result) {
+        case PdnResult::WhiteWins: return "2-0";
+        case PdnResult::BlackWins: return "0-2";
+        case PdnResult::Draw: return "1-1";
+        case PdnResult::BothLose: return "0-0";
+        case PdnResult::Unknown: return "*";
+        case PdnResult::None: break;
+    }
+    return "";
+}
+
+std::optional<PdnResult> parse_pdn_result(std::string_view text) {
+    for (PdnResult r : {PdnResult::WhiteWins, PdnResult::BlackWins, PdnResult::Draw, PdnResult::BothLose,
+                        PdnResult::Unknown})
+        if (text == to_string(r)) return r;
+    return std::nullopt;
+}
+
+std::string PdnError::to_string() const {
+    return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+}
+
+std::optional<std::string_view> PdnGame::tag(std::string_view name) const {
+    for (const PdnTag& t : tags)
+        if (t.name == name) return std::string_view(t.value);
+    return std::nullopt;
+}
+
+Position PdnGame::final_position() const {
+    return moves.empty() ? start : apply_move(moves.back().before, moves.back().move);
+}
+
+std::vector<PdnGame> read_pdn(std::string_view bytes, std::string_view file_name) {
+    if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
+    return Reader(bytes, is_valid_utf8(bytes), file_name).read_all();
+}
+
+std::vector<PdnGame> read_pdn_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open PDN file " + path);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) throw std::runtime_error("cannot read PDN file " + path);
+    return read_pdn(bytes, path);
+}
+
+}  // namespace dtb
