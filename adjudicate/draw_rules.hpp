@@ -1,0 +1,99 @@
+// The FMJD draw rules of international draughts (official rules, article 6), tracked move by move.
+//
+// Feed a DrawRuleTracker the moves of a game; after each one it tells which rule, if any, has
+// declared the game drawn, and how many plies the 16-move (6.3) or 5-move (6.4) count still
+// allows, so a caller can compare them with a tablebase's distance to win.
+// docs/DRAW_RULES.md gives the precise reading of the rules implemented here.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "rules/movegen.hpp"
+
+namespace dtb {
+
+enum class DrawRule : std::uint8_t {
+    Repetition,    // 6.1: the same position, same side to move, appears for the third time
+    KingMoves,     // 6.2: 25 moves by each player with only king moves: no man move, no capture
+    SixteenMoves,  // 6.3: 3 kings, 2 kings + man, or king + 2 men against a lone king: 16 moves each
+    FiveMoves,     // 6.4: 2 kings, king + man, or a king against a lone king: 5 moves each
+};
+
+// A short English name, e.g. "6.1 threefold repetition".
+std::string_view to_string(DrawRule rule);
+
+// Plies (half-moves) each rule allows: "n moves by each player" is 2n plies.
+inline constexpr int kRepetitionCount = 3;
+inline constexpr int kKingMovePlies = 50;
+inline constexpr int kSixteenMovePlies = 32;
+inline constexpr int kFiveMovePlies = 10;
+
+// Material counted by 6.3 or 6.4.
+struct CountedEnding {
+    DrawRule rule = DrawRule::FiveMoves;  // SixteenMoves or FiveMoves
+    Color strong = Color::White;          // the side against the lone king (White for king v king)
+
+    friend constexpr bool operator==(const CountedEnding&, const CountedEnding&) = default;
+};
+
+// The counted ending of this material, whichever colour is strong; nullopt if neither applies.
+std::optional<CountedEnding> counted_ending(const Position& pos);
+
+// What happens to a running 16-move count when a capture turns 6.3 material into 6.4 material.
+enum class CountChange : std::uint8_t {
+    Restart,      // a 5-move count starts afresh (the default reading)
+    KeepEarlier,  // a 5-move count starts, but the game is drawn no later than the 16-move count
+};
+
+struct DrawRuleOptions {
+    CountChange sixteen_to_five = CountChange::Restart;
+};
+
+// The draw-rule state after the last move (ply 0: the start position).
+struct DrawState {
+    int ply = 0;                          // moves played since the tracker's start position
+    int repetitions = 1;                  // occurrences of the current position (this one included)
+    int king_move_plies = 0;              // successive plies of king moves without capture (6.2)
+    std::optional<CountedEnding> ending;  // the 6.3/6.4 ending on the board, if any
+    int ending_start_ply = 0;             // ply at which its count started
+    // Plies still allowed by the count of `ending` (0 when there is none). The strong side wins
+    // under the rules iff it wins in at most this many plies from here (the winning ply
+    // included); the draw is declared when it reaches 0.
+    int ending_plies_remaining = 0;
+    std::optional<DrawRule> draw;         // the rule that declared the game drawn; stays set
+    int draw_ply = 0;                     // the ply after which it was declared
+    std::optional<Color> winner;          // set when the side to move has no legal move
+
+    // Plies left before 6.2 draws the game, unless a man moves or a capture is made first.
+    int king_move_plies_remaining() const { return kKingMovePlies - king_move_plies; }
+};
+
+// Follows one game from a start position. The history before the start position is unknown,
+// so every count starts there; repetitions count from there too.
+class DrawRuleTracker {
+public:
+    explicit DrawRuleTracker(const Position& start, DrawRuleOptions options = {});
+
+    // Plays a legal move of position() and returns the new state. Moves after a declared draw
+    // are still tracked (the draw stays as declared). Throws std::invalid_argument for a move
+    // that is not legal, e.g. any move once `winner` is set.
+    const DrawState& play(const Move& move);
+
+    const DrawState& state() const { return state_; }
+    const Position& position() const { return pos_; }
+
+private:
+    void update_repetitions(bool irreversible);
+    void update_king_moves(bool irreversible);
+    void update_ending();
+    void declare_draw();
+
+    Position pos_;
+    DrawRuleOptions options_;
+    DrawState state_;
+    std::vector<Position> since_irreversible_;  // positions since the last man move or capture
+};
+
+}  // namespace dtb
