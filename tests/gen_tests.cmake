@@ -1,0 +1,23 @@
+# Generator tests. Heavy ones carry the label "slow" (the sanitizer pass of scripts/test.sh skips them).
+add_executable(gen_tests gen/solver_test.cpp gen/build_test.cpp)
+target_include_directories(gen_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(gen_tests PRIVATE dtb_gen GTest::gtest_main GTest::gmock)
+gtest_discover_tests(gen_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
+
+add_executable(gen_slow_tests gen/determinism_test.cpp)
+target_include_directories(gen_slow_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(gen_slow_tests PRIVATE dtb_gen GTest::gtest_main)
+gtest_discover_tests(gen_slow_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS slow)
+
+add_executable(index_tests index/index_test.cpp)
+target_link_libraries(index_tests PRIVATE dtb_index GTest::gtest_main)
+gtest_discover_tests(index_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS index)
+
+# End to end through the command line: build 2-4 pieces, verify them, and the refusals
+# (bad options, kills at random moments, a full disk).
+add_test(NAME cli_gen_2_4 COMMAND $<TARGET_FILE:dtb> gen --pieces 4 --out ${CMAKE_CURRENT_BINARY_DIR}/db4)
+set_tests_properties(cli_gen_2_4 PROPERTIES FIXTURES_SETUP db4 LABELS "gen;e2e;slow")
+add_test(NAME cli_verify_2_4 COMMAND $<TARGET_FILE:dtb> verify --db ${CMAKE_CURRENT_BINARY_DIR}/db4)
+set_tests_properties(cli_verify_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
+add_test(NAME cli_gen_refusals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/cli_refusals.sh $<TARGET_FILE:dtb>)
+set_tests_properties(cli_gen_refusals PROPERTIES LABELS "gen;e2e;slow")
