@@ -25,7 +25,8 @@ void ValueTables::add(const Material& m, PackedValues values) {
     entries_[key(m)] = std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values)});
 }
 
-Value ValueTables::value_of(const Position& pos) const {
+Value ValueTables::value_of(const Position& any) const {
+    const Position pos = white_to_move(any);
     if (pos.white == 0) return Value::Loss;
     const Entry* e = slot(material_of(pos));
     if (!e) throw std::logic_error("dtb gen: material " + material_of(pos).name() + " is needed but not built");

@@ -38,8 +38,8 @@ public:
     void add(const Material& m, PackedValues values);
     std::uint64_t bytes() const { return bytes_; }
 
-    // Value for white (to move) of a white-to-move position whose material has been added.
-    Value value_of(const Position& white_to_move) const;
+    // Value for the side to move of a position whose material has been added.
+    Value value_of(const Position& pos) const;
 
     // Value of a white-to-move position where white must capture: the best capture, each
     // looked up in (smaller) finished materials.

@@ -8,46 +8,12 @@
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 #include <xxhash.h>
-#include <zstd.h>
 
+#include "gen/encoding.hpp"
 #include "probe/table_file.hpp"
 
 namespace dtb {
 namespace {
-
-// Capture positions are "don't care": give each the value stored just before it, which extends
-// runs and so compresses best among the simple choices (docs/FORMAT.md has the measurements).
-std::vector<std::uint8_t> stored_values(const std::vector<std::uint8_t>& values) {
-    std::vector<std::uint8_t> out(values.size());
-    std::uint8_t previous = static_cast<std::uint8_t>(Value::Draw);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        out[i] = (values[i] & kCaptureFlag) ? previous : (values[i] & kValueMask);
-        previous = out[i];
-    }
-    return out;
-}
-
-std::vector<std::uint8_t> pack_block(const std::uint8_t* values, std::uint64_t count) {
-    std::vector<std::uint8_t> packed((count + format::kValuesPerByte - 1) / format::kValuesPerByte, 0);
-    static constexpr int kPowers[format::kValuesPerByte] = {1, 3, 9, 27, 81};
-    for (std::uint64_t i = 0; i < count; ++i)
-        packed[i / format::kValuesPerByte] += static_cast<std::uint8_t>(values[i] * kPowers[i % format::kValuesPerByte]);
-    return packed;
-}
-
-std::vector<unsigned char> compress(const std::vector<std::uint8_t>& raw, int level) {
-    std::vector<unsigned char> out(ZSTD_compressBound(raw.size()));
-    ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    if (!cctx) throw std::bad_alloc();
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
-    const std::size_t n = ZSTD_compress2(cctx, out.data(), out.size(), raw.data(), raw.size());
-    ZSTD_freeCCtx(cctx);
-    if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
-    out.resize(n);
-    return out;
-}
 
 class OutputFile {
 public:
@@ -125,13 +91,15 @@ WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMateria
     if (options.positions_per_block == 0 || options.positions_per_block % format::kValuesPerByte != 0)
         throw std::invalid_argument("positions per block must be a positive multiple of 5");
     format::Header header = make_header(solved, options);
-    const std::vector<std::uint8_t> stored = stored_values(solved.values);
+    // Capture positions are "don't care": the value stored just before extends runs and compresses
+    // best of the fills measured (docs/FORMAT.md).
+    const std::vector<std::uint8_t> stored = fill_dont_care(solved.values, DontCareFill::Previous);
     std::vector<std::vector<std::uint8_t>> raw(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
         const std::uint64_t first = b * header.positions_per_block;
-        raw[b] = pack_block(stored.data() + first, std::min<std::uint64_t>(header.positions_per_block, header.positions - first));
-        compressed[b] = compress(raw[b], options.zstd_level);
+        raw[b] = pack_base3(stored.data() + first, std::min<std::uint64_t>(header.positions_per_block, header.positions - first));
+        compressed[b] = compress_block(raw[b], options.zstd_level);
     });
     std::vector<std::uint64_t> offsets(header.block_count + 1);
     offsets[0] = format::kHeaderBytes + offsets.size() * sizeof(std::uint64_t);

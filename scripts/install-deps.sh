@@ -8,6 +8,7 @@ packages=(
   cmake g++ pkg-config
   libzstd-dev libtbb-dev libcli11-dev libxxhash-dev
   libgtest-dev libgmock-dev
+  time
 )
 
 missing=()

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Probe benchmark: builds (Release), generates the 2-5 piece databases into DB_DIR if it lacks them
+# (`dtb gen` resumes, so an interrupted run continues), then runs `dtb bench probe` and prints its
+# table: warm and cold median time per probe on one thread, probes per second on 1 and THREADS threads.
+#
+#   usage: scripts/bench-probe.sh [DB_DIR]     (default ./db5)
+#   BUILD_DIR  build directory (default build)
+#   PIECES     largest piece count to generate and probe (default 5)
+#   THREADS    threads for the throughput line (default: number of CPUs)
+#   COUNT      random positions (default 100000)
+#   SEED       random seed (default 1)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+DB_DIR=${1:-db5}
+BUILD_DIR=${BUILD_DIR:-build}
+PIECES=${PIECES:-5}
+THREADS=${THREADS:-$(nproc)}
+COUNT=${COUNT:-100000}
+SEED=${SEED:-1}
+
+BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
+DTB="$BUILD_DIR/tools/dtb"
+
+expected=$("$DTB" materials --pieces "$PIECES" | tail -n +2 | wc -l)
+present=$(find "$DB_DIR" -maxdepth 1 -name '*.wdl' 2>/dev/null | wc -l)
+if ((present < expected)); then
+  echo "bench-probe: $DB_DIR holds $present of $expected databases; generating 2-$PIECES pieces (this takes a while)"
+  "$DTB" gen --pieces "$PIECES" --out "$DB_DIR"
+fi
+
+echo "command: $DTB bench probe --db $DB_DIR --threads $THREADS --count $COUNT --seed $SEED"
+"$DTB" bench probe --db "$DB_DIR" --threads "$THREADS" --count "$COUNT" --seed "$SEED"
