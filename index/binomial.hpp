@@ -65,13 +65,21 @@ inline std::uint64_t rank_subset(std::uint64_t positions) {
 // Inverse of rank_subset for k-subsets of the positions 0 .. n-1.
 inline std::uint64_t unrank_subset(std::uint64_t rank, int k, int n) {
     std::uint64_t positions = 0;
-    int p = n - 1;
-    for (int i = k; i >= 1; --i) {
-        while (binomial(p, i) > rank) --p;
-        rank -= binomial(p, i);
-        positions |= std::uint64_t{1} << p;
-        --p;
+    int high = n - 1;  // the i-th position is the largest p <= high with C(p, i) <= rank
+    for (int i = k; i >= 2; --i) {
+        int low = i - 1;  // C(i-1, i) = 0 <= rank always holds
+        while (low < high) {
+            const int mid = (low + high + 1) / 2;
+            if (binomial(mid, i) <= rank)
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        rank -= binomial(low, i);
+        positions |= std::uint64_t{1} << low;
+        high = low - 1;
     }
+    if (k >= 1) positions |= std::uint64_t{1} << rank;  // C(p, 1) = p
     return positions;
 }
 

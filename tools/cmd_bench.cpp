@@ -139,7 +139,11 @@ int run_bench_format(const std::string& dir, const std::vector<std::string>& nam
 }  // namespace
 
 void add_bench_commands(CLI::App& app, Runner& run) {
-    CLI::App* bench = app.get_subcommand("bench");
+    CLI::App* bench = app.get_subcommand_no_throw("bench");
+    if (!bench) {
+        bench = app.add_subcommand("bench", "Benchmarks");
+        bench->require_subcommand(1);
+    }
 
     auto names = std::make_shared<std::vector<std::string>>(
         std::vector<std::string>{"KvK", "KMvKM", "MMMvMM", "KKKvKKK", "MMMvMMM", "MMMMvMMMM"});
