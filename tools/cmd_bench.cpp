@@ -139,7 +139,9 @@ int run_bench_format(const std::string& dir, const std::vector<std::string>& nam
 }  // namespace
 
 void add_bench_commands(CLI::App& app, Runner& run) {
-    CLI::App* bench = app.get_subcommand_no_throw("bench");
+    CLI::App* bench = nullptr;
+    for (CLI::App* sub : app.get_subcommands({}))
+        if (sub->get_name() == "bench") bench = sub;
     if (!bench) {
         bench = app.add_subcommand("bench", "Benchmarks");
         bench->require_subcommand(1);
