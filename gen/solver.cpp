@@ -141,9 +141,10 @@ private:
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
-    void init_position(const Block& b, std::uint64_t k, Scratch& s) const {
+    void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
         const std::uint64_t local = b.local_offset + k;
-        const Position pos = position_at(b, k);
+        const Position pos{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
+                           kings.white_kings | kings.black_kings, Color::White};
         if (has_capture(pos)) {
             s.state[local] = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
             return;
@@ -214,17 +215,21 @@ private:
         }
     }
 
+    void init_range(const Block& block, std::uint64_t begin, std::uint64_t end, Scratch& s) const {
+        KingPlacementWalker kings(sides_[block.side].index, block.men, begin);
+        for (std::uint64_t k = begin; k != end; ++k, kings.next()) init_position(block, k, kings.current(), s);
+    }
+
     void init_block(const Block& block, Scratch& s) const {
         const std::uint64_t n = sides_[block.side].index.king_placements();
         if (n < kParallelInitThreshold) {
-            for (std::uint64_t k = 0; k < n; ++k) init_position(block, k, s);
+            init_range(block, 0, n, s);
             return;
         }
         // Isolated so that a waiting thread does not pick up another subgame meanwhile.
         tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
-                for (std::uint64_t k = r.begin(); k != r.end(); ++k) init_position(block, k, s);
-            });
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024),
+                              [&](const auto& r) { init_range(block, r.begin(), r.end(), s); });
         });
     }
 

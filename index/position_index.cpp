@@ -72,6 +72,45 @@ Position PositionIndex::position(std::uint64_t index) const {
                     kings.white_kings | kings.black_kings, Color::White};
 }
 
+namespace {
+
+// The next larger number with the same number of bits set (colex successor of a k-subset).
+std::uint64_t next_subset(std::uint64_t x) {
+    const std::uint64_t t = x | (x - 1);
+    return (t + 1) | (((~t & (t + 1)) - 1) >> (std::countr_zero(x) + 1));
+}
+
+}  // namespace
+
+KingPlacementWalker::KingPlacementWalker(const PositionIndex& index, const MenConfig& men, std::uint64_t first)
+    : free_(kBoard & ~(men.white_men | men.black_men)),
+      white_count_(index.material().white_kings),
+      black_count_(index.material().black_kings),
+      black_limit_(std::uint64_t{1} << (count_bits(free_) - white_count_)) {
+    const KingPlacement start = index.king_placement(men, first);
+    white_compact_ = compress_bits(start.white_kings, free_);
+    black_compact_ = compress_bits(start.black_kings, free_ & ~start.white_kings);
+    current_ = start;
+}
+
+void KingPlacementWalker::next() {
+    if (black_count_ > 0) {
+        black_compact_ = next_subset(black_compact_);
+        if (black_compact_ < black_limit_) {
+            place();
+            return;
+        }
+        black_compact_ = (std::uint64_t{1} << black_count_) - 1;
+    }
+    if (white_count_ > 0) white_compact_ = next_subset(white_compact_);
+    place();
+}
+
+void KingPlacementWalker::place() {
+    current_.white_kings = expand_bits(white_compact_, free_);
+    current_.black_kings = expand_bits(black_compact_, free_ & ~current_.white_kings);
+}
+
 int men_advancement(const MenConfig& men) {
     int total = 0;
     for (Bitboard b = men.white_men; b; b &= b - 1) total += 9 - (square_of_bit(lowest_bit(b)) - 1) / 5;

@@ -119,6 +119,23 @@ TEST(PositionIndex, KingsVaryFastestWithinAMenConfiguration) {
     }
 }
 
+TEST(PositionIndex, KingWalkerVisitsPlacementsInIndexOrder) {
+    for (const Material m : {Material{1, 2, 1, 1}, Material{0, 3, 0, 2}, Material{2, 0, 1, 2}, Material{1, 0, 1, 3}}) {
+        const PositionIndex idx(m);
+        for (std::uint64_t men = 0; men < idx.men_configs(); men += 1 + idx.men_configs() / 7) {
+            const MenConfig config = idx.men_config(men);
+            for (std::uint64_t start : {std::uint64_t{0}, idx.king_placements() / 3}) {
+                KingPlacementWalker walker(idx, config, start);
+                for (std::uint64_t k = start; k < idx.king_placements(); ++k, walker.next()) {
+                    const KingPlacement expected = idx.king_placement(config, k);
+                    ASSERT_EQ(walker.current().white_kings, expected.white_kings) << m.name() << " " << k;
+                    ASSERT_EQ(walker.current().black_kings, expected.black_kings) << m.name() << " " << k;
+                }
+            }
+        }
+    }
+}
+
 // Random legal position of a material, side to move chosen by the caller.
 Position random_position(const Material& m, std::mt19937_64& rng) {
     Position p;
