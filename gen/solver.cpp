@@ -4,6 +4,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
 
@@ -16,6 +17,7 @@ constexpr std::uint8_t kUnknown = 3;
 constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is a draw
 constexpr std::uint8_t kCountMask = 0x7F;
 constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a subgame is one task
+                                                           // (init and propagation both)
 
 struct Side {
     Material material;
@@ -191,27 +193,55 @@ private:
         }
     }
 
+    int block_of(const Subgame& g, std::uint64_t local) const {
+        return (g.block_count == 2 && local >= g.blocks[1].local_offset) ? 1 : 0;
+    }
+
+    // Settles the predecessors of a settled position; returns through `settled` those that became
+    // losses or wins (draws need not be propagated). Safe to run for several positions at once:
+    // states change only from unknown, by compare-and-swap, and counters by atomic decrement.
+    template <typename Push>
+    void settle_predecessors(const Subgame& g, std::uint32_t local, Scratch& s, Push&& settled) const {
+        const Value v = static_cast<Value>(std::atomic_ref(s.state[local]).load(std::memory_order_relaxed) & kValueMask);
+        const int block = block_of(g, local);
+        const Block& b = g.blocks[block];
+        const Position pos = position_at(b, local - b.local_offset);
+        for_each_predecessor(g, block, pos, [&](std::uint64_t pred) {
+            std::atomic_ref state(s.state[pred]);
+            if (state.load(std::memory_order_relaxed) != kUnknown) return;
+            std::uint8_t expected = kUnknown;
+            if (v == Value::Loss) {
+                if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win)))
+                    settled(static_cast<std::uint32_t>(pred));
+                return;
+            }
+            const std::uint8_t left = std::atomic_ref(s.counter[pred]).fetch_sub(1) - 1;
+            if (left & kCountMask) return;
+            const bool draw = left & kHasDrawFlag;
+            if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss)) && !draw)
+                settled(static_cast<std::uint32_t>(pred));
+        });
+    }
+
     void propagate(const Subgame& g, Scratch& s) const {
-        for (std::size_t head = 0; head < s.queue.size(); ++head) {
-            const std::uint32_t local = s.queue[head];
-            const Value v = static_cast<Value>(s.state[local] & kValueMask);
-            const int block = (g.block_count == 2 && local >= g.blocks[1].local_offset) ? 1 : 0;
-            const Block& b = g.blocks[block];
-            const Position pos = position_at(b, local - b.local_offset);
-            for_each_predecessor(g, block, pos, [&](std::uint64_t pred) {
-                if (s.state[pred] != kUnknown) return;
-                if (v == Value::Loss) {
-                    s.state[pred] = static_cast<std::uint8_t>(Value::Win);
-                    s.queue.push_back(static_cast<std::uint32_t>(pred));
-                } else if (--s.counter[pred] & kCountMask) {
-                    return;
-                } else if (s.counter[pred] & kHasDrawFlag) {
-                    s.state[pred] = static_cast<std::uint8_t>(Value::Draw);
-                } else {
-                    s.state[pred] = static_cast<std::uint8_t>(Value::Loss);
-                    s.queue.push_back(static_cast<std::uint32_t>(pred));
-                }
+        if (g.size < kParallelInitThreshold) {
+            for (std::size_t head = 0; head < s.queue.size(); ++head)
+                settle_predecessors(g, s.queue[head], s, [&](std::uint32_t p) { s.queue.push_back(p); });
+            return;
+        }
+        // A large subgame (kings only, or nearly): settle one frontier at a time, in parallel.
+        std::vector<std::uint32_t> frontier = std::move(s.queue);
+        while (!frontier.empty()) {
+            tbb::enumerable_thread_specific<std::vector<std::uint32_t>> next;
+            tbb::this_task_arena::isolate([&] {
+                tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256), [&](const auto& r) {
+                    auto& out = next.local();
+                    for (std::size_t i = r.begin(); i != r.end(); ++i)
+                        settle_predecessors(g, frontier[i], s, [&](std::uint32_t p) { out.push_back(p); });
+                });
             });
+            frontier.clear();
+            for (auto& part : next) frontier.insert(frontier.end(), part.begin(), part.end());
         }
     }
 
