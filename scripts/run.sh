@@ -45,9 +45,16 @@ step_stats() {
   "$DTB" stats --db "$DB_DIR"
 }
 
+step_probe() {
+  section "probing sample positions in $DB_DIR (value for the side to move; --moves: every move, best first)"
+  "$DTB" probe --db "$DB_DIR" --moves \
+    "W:WK46:BK5" "W:WK2,6:BK50" "W:W33:B2" "B:W27,28:BK25" "W:W23:B5,6"
+}
+
 step_build
 step_moves
 step_perft
 step_gen
 step_stats
+step_probe
 section "done"

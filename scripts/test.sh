@@ -6,12 +6,16 @@
 #   ASAN_BUILD_DIR  sanitizer build directory (default build-asan)
 #   ASAN_CTEST_ARGS extra ctest arguments for the sanitizer run (default "-LE slow": every test
 #                   but the end-to-end database builds, which the Release run covers)
-#   SKIP_ASAN=1     skip the sanitizer build
+#   SKIP_ASAN=1     skip the AddressSanitizer build
+#   TSAN_BUILD_DIR  ThreadSanitizer build directory (default build-tsan); it builds and runs the
+#                   tests labelled "tsan" (the probing library's multi-threaded stress test)
+#   SKIP_TSAN=1     skip the ThreadSanitizer build
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 BUILD_DIR=${BUILD_DIR:-build}
 ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
+TSAN_BUILD_DIR=${TSAN_BUILD_DIR:-build-tsan}
 ASAN_CTEST_ARGS=${ASAN_CTEST_ARGS--LE slow}
 JOBS=$(nproc)
 
@@ -38,6 +42,16 @@ if [[ "${SKIP_ASAN:-0}" != 1 ]]; then
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   # shellcheck disable=SC2086  # ASAN_CTEST_ARGS is a list of words on purpose
   ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j2 $ASAN_CTEST_ARGS
+fi
+
+if [[ "${SKIP_TSAN:-0}" != 1 ]]; then
+  section "ThreadSanitizer build ($TSAN_BUILD_DIR)"
+  cmake -S . -B "$TSAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TESTS=ON -DDTB_SANITIZE=thread
+  cmake --build "$TSAN_BUILD_DIR" -j"$JOBS" --target probe_stress_test
+
+  section "ThreadSanitizer tests (-L tsan)"
+  export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+  ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -L tsan --no-tests=error
 fi
 
 section "all tests passed"

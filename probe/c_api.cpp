@@ -1,0 +1,131 @@
+// The C API (probe/dtb.h) over dtb::Tablebase. No exception crosses the C boundary.
+#include "probe/dtb.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "index/binomial.hpp"
+#include "probe/tablebase.hpp"
+
+struct dtb_handle {
+    dtb::Tablebase tablebase;
+};
+
+namespace {
+
+constexpr std::uint64_t kSquareBits = (std::uint64_t{1} << dtb::kNumSquares) - 1;
+
+char* copy_message(const char* text) {
+    const std::size_t n = std::strlen(text) + 1;
+    char* out = static_cast<char*>(std::malloc(n));
+    if (out) std::memcpy(out, text, n);
+    return out;
+}
+
+int to_c(dtb::Value v) {
+    switch (v) {
+        case dtb::Value::Loss: return DTB_LOSS;
+        case dtb::Value::Draw: return DTB_DRAW;
+        case dtb::Value::Win: return DTB_WIN;
+        default: return DTB_UNKNOWN;
+    }
+}
+
+// Converts the C board (bit s-1 = square s) to a Position; false if bits lie beyond square 50 or
+// the side is neither colour. Everything else is checked by the probe itself.
+bool to_position(std::uint64_t white, std::uint64_t black, std::uint64_t kings, int side, dtb::Position& out) {
+    if (((white | black | kings) & ~kSquareBits) != 0) return false;
+    if (side != DTB_WHITE_TO_MOVE && side != DTB_BLACK_TO_MOVE) return false;
+    // The board's squares are bits of kBoard in ascending order, so depositing the square mask
+    // onto kBoard converts it (one pdep where BMI2 is available).
+    out = dtb::Position{dtb::expand_bits(white, dtb::kBoard), dtb::expand_bits(black, dtb::kBoard),
+                        dtb::expand_bits(kings, dtb::kBoard),
+                        side == DTB_WHITE_TO_MOVE ? dtb::Color::White : dtb::Color::Black};
+    return true;
+}
+
+template <bool Soft>
+int probe(dtb_handle* handle, std::uint64_t white, std::uint64_t black, std::uint64_t kings, int side,
+          const char** reason) {
+    if (reason) *reason = "";
+    dtb::Position pos;
+    if (handle == nullptr || !to_position(white, black, kings, side, pos)) {
+        if (reason) *reason = handle == nullptr ? "null handle" : "squares beyond 50 or invalid side to move";
+        return DTB_INVALID;
+    }
+    try {
+        const dtb::ProbeResult r = Soft ? handle->tablebase.probe_wdl_soft(pos) : handle->tablebase.probe_wdl(pos);
+        if (!r.known() && reason) *reason = r.reason.data();  // NUL-terminated (see tablebase.hpp)
+        if (r.error == dtb::ProbeError::InvalidPosition) return DTB_INVALID;
+        return to_c(r.value);
+    } catch (...) {  // out of memory
+        if (reason) *reason = "out of memory";
+        return DTB_UNKNOWN;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+void dtb_default_options(dtb_options* options) {
+    if (options == nullptr) return;
+    const dtb::TablebaseOptions defaults;
+    options->cache_mb = defaults.cache_mb;
+    options->max_pieces = defaults.max_pieces;
+    options->max_open_files = defaults.max_open_files;
+    options->log = nullptr;
+    options->log_user = nullptr;
+}
+
+dtb_handle* dtb_open(const char* dir, const dtb_options* options, char** error) {
+    if (error) *error = nullptr;
+    try {
+        if (dir == nullptr) throw std::invalid_argument("dtb_open: dir is NULL");
+        dtb::TablebaseOptions opts;
+        if (options) {
+            opts.cache_mb = options->cache_mb;
+            opts.max_pieces = options->max_pieces;
+            opts.max_open_files = options->max_open_files;
+            if (options->log) {
+                auto* log = options->log;
+                void* user = options->log_user;
+                opts.log = [log, user](std::string_view message) {
+                    const std::string text(message);  // the callback wants a NUL-terminated string
+                    log(text.c_str(), user);
+                };
+            }
+        }
+        return new dtb_handle{dtb::Tablebase(dir, std::move(opts))};
+    } catch (const std::exception& e) {
+        if (error) *error = copy_message(e.what());
+    } catch (...) {
+        if (error) *error = copy_message("dtb_open: unknown error");
+    }
+    return nullptr;
+}
+
+void dtb_free_error(char* error) { std::free(error); }
+
+void dtb_close(dtb_handle* handle) { delete handle; }
+
+int dtb_probe_wdl(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
+    return probe<false>(handle, white, black, kings, side_to_move, nullptr);
+}
+
+int dtb_probe_wdl_soft(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
+    return probe<true>(handle, white, black, kings, side_to_move, nullptr);
+}
+
+int dtb_probe_wdl_reason(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
+                         const char** reason) {
+    return probe<false>(handle, white, black, kings, side_to_move, reason);
+}
+
+int dtb_max_pieces(const dtb_handle* handle) { return handle ? handle->tablebase.max_pieces() : 0; }
+
+}  // extern "C"

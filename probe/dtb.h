@@ -1,0 +1,87 @@
+/*
+ * dtb.h: the C API of the dtb probing library (international draughts endgame databases).
+ *
+ * C99 and C++ compatible. Link with dtb::probe (CMake: find_package(dtb) then
+ * target_link_libraries(app PRIVATE dtb::probe)); the library itself is C++.
+ *
+ *     char* error = NULL;
+ *     dtb_handle* tb = dtb_open("/path/to/db", NULL, &error);
+ *     if (!tb) { fprintf(stderr, "%s\n", error); dtb_free_error(error); return 1; }
+ *     int v = dtb_probe_wdl(tb, white, black, kings, DTB_WHITE_TO_MOVE);
+ *     if (v == DTB_WIN) ...
+ *     dtb_close(tb);
+ *
+ * Boards are three 64-bit masks in which bit s-1 stands for square s (1..50, numbered row by row
+ * from the top as White sees the board; white men start on 31-50): `white` and `black` hold every
+ * piece of that colour, `kings` the kings of both colours. Values are for the side to move.
+ *
+ * Thread safety: one handle may be used by any number of threads at once (dtb_close excepted).
+ */
+#ifndef DTB_PROBE_DTB_H
+#define DTB_PROBE_DTB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Probe results, for the side to move. The known values are 0..2 (v <= DTB_WIN). */
+#define DTB_LOSS 0
+#define DTB_DRAW 1
+#define DTB_WIN 2
+#define DTB_UNKNOWN 3 /* a needed file is missing or corrupt, too many pieces, or (soft) not cached */
+#define DTB_INVALID 4 /* illegal position: overlapping pieces, a man on its crowning row, bad side... */
+
+/* side_to_move */
+#define DTB_WHITE_TO_MOVE 0
+#define DTB_BLACK_TO_MOVE 1
+
+typedef struct dtb_handle dtb_handle;
+
+typedef struct dtb_options {
+    size_t cache_mb;    /* decompressed blocks kept in memory, MiB (default 64; 0 keeps none) */
+    int max_pieces;     /* largest piece count to use; 0 = every database found (default) */
+    int max_open_files; /* database files held open at once (default 64) */
+    /* Called once per distinct problem (missing or corrupt file, ...), never by two threads at
+       once; may be NULL. It must not call back into the library. `message` is valid during the
+       call only. */
+    void (*log)(const char* message, void* user);
+    void* log_user;
+} dtb_options;
+
+/* Fills `options` with the defaults. */
+void dtb_default_options(dtb_options* options);
+
+/* Opens the databases of folder `dir` (files are read lazily, on first need). `options` may be
+   NULL for the defaults. Returns NULL on failure (e.g. `dir` is not a readable folder); then, if
+   `error` is not NULL, *error receives a malloc'd message to release with dtb_free_error (or free). */
+dtb_handle* dtb_open(const char* dir, const dtb_options* options, char** error);
+
+void dtb_free_error(char* error);
+
+/* Closes the handle and frees its memory. No probe may be running on it. NULL is accepted. */
+void dtb_close(dtb_handle* handle);
+
+/* Win/draw/loss value for the side to move (DTB_WHITE_TO_MOVE or DTB_BLACK_TO_MOVE). Positions
+   where the side to move must capture are resolved by searching the captures. */
+int dtb_probe_wdl(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move);
+
+/* As dtb_probe_wdl, but answers only from blocks already cached, never reading the disk:
+   DTB_UNKNOWN when something is not cached. Cheap enough for every search leaf. */
+int dtb_probe_wdl_soft(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move);
+
+/* As dtb_probe_wdl; when the result is DTB_UNKNOWN or DTB_INVALID and `reason` is not NULL,
+   *reason points to an explanation owned by the handle (valid until dtb_close), else to "". */
+int dtb_probe_wdl_reason(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
+                         const char** reason);
+
+/* Largest number of pieces the opened databases cover (0 if the folder holds none). */
+int dtb_max_pieces(const dtb_handle* handle);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* DTB_PROBE_DTB_H */

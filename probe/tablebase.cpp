@@ -1,0 +1,404 @@
+#include "probe/tablebase.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "index/position_index.hpp"
+#include "probe/block_cache.hpp"
+#include "probe/table_file.hpp"
+
+namespace dtb {
+namespace {
+
+constexpr std::string_view kReasonTooManyPieces = "more pieces than the databases in use cover";
+constexpr std::string_view kReasonNotCached = "not in the cache (soft probe)";
+
+constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {}}; }
+
+// Enough shards that threads rarely share a lock, few enough that each holds a useful number of
+// blocks when the cache is small.
+std::size_t shard_count_for(std::size_t capacity) {
+    std::size_t shards = 64;
+    while (shards > 1 && capacity / shards < (std::size_t{256} << 10)) shards /= 2;
+    return shards;
+}
+
+// Best first: win, draw, loss, then unknown.
+int move_rank(Value v) {
+    switch (v) {
+        case Value::Win: return 0;
+        case Value::Draw: return 1;
+        case Value::Loss: return 2;
+        default: return 3;
+    }
+}
+
+// Problems seen while probing, each kept once so that results can point at its text and the log
+// callback hears of it once. Only touched on error paths.
+class ErrorLog {
+public:
+    explicit ErrorLog(std::function<void(std::string_view)> sink) : sink_(std::move(sink)) {}
+
+    std::string_view record(std::string message) {
+        std::string_view stored;
+        bool first = false;
+        {
+            std::lock_guard lock(mutex_);
+            const auto [it, inserted] = messages_.insert(std::move(message));
+            stored = *it;  // set nodes never move: the view stays valid
+            first = inserted;
+        }
+        if (first) say(stored);
+        return stored;
+    }
+
+    // Calls the sink one message at a time: callbacks need not be thread-safe.
+    void say(std::string_view message) {
+        if (!sink_) return;
+        std::lock_guard lock(sink_mutex_);
+        sink_(message);
+    }
+
+private:
+    std::mutex mutex_;
+    std::mutex sink_mutex_;
+    std::set<std::string, std::less<>> messages_;
+    std::function<void(std::string_view)> sink_;
+};
+
+}  // namespace
+
+const char* probe_error_name(ProbeError e) {
+    switch (e) {
+        case ProbeError::None: return "none";
+        case ProbeError::TooManyPieces: return "too-many-pieces";
+        case ProbeError::MissingTable: return "missing-table";
+        case ProbeError::BadTable: return "bad-table";
+        case ProbeError::NotCached: return "not-cached";
+        case ProbeError::InvalidPosition: return "invalid-position";
+    }
+    return "unknown";
+}
+
+const char* position_problem(const Position& p) {
+    if (p.side_to_move != Color::White && p.side_to_move != Color::Black) return "invalid side to move";
+    if ((p.white | p.black | p.kings) & ~kBoard) return "a piece is off the board";
+    if (p.white & p.black) return "a square holds both a white and a black piece";
+    if (p.kings & ~(p.white | p.black)) return "a king is on an empty square";
+    if (p.men(Color::White) & kWhitePromotionRow) return "a white man stands on its crowning row (1-5)";
+    if (p.men(Color::Black) & kBlackPromotionRow) return "a black man stands on its crowning row (46-50)";
+    if (count_bits(p.white) > 20 || count_bits(p.black) > 20) return "more than 20 pieces for one side";
+    return nullptr;
+}
+
+// One material: its index, its file, and the state of that file.
+struct TableSlot {
+    enum State : std::uint8_t { kUnopened, kReady, kFailed };
+
+    TableSlot(const Material& m, std::filesystem::path p, std::uint32_t table_id, bool present)
+        : material(m), index(m), path(std::move(p)), id(table_id), state(present ? kUnopened : kFailed) {
+        if (!present) {
+            error = ProbeError::MissingTable;
+            missing_reason = "missing database file " + path.string();
+            reason = missing_reason;
+        }
+    }
+
+    const Material material;
+    const PositionIndex index;
+    const std::filesystem::path path;
+    const std::uint32_t id;  // names the table in the block cache
+
+    // kUnopened -> kReady or kFailed, once (open_once). The fields below it are written before the
+    // release store of the state and read after an acquire load, so they need no lock.
+    std::atomic<std::uint8_t> state;
+    std::once_flag open_once;
+    std::uint32_t positions_per_block = 0;  // valid when kReady
+    detail::BlockDirectory blocks;          // valid when kReady
+    ProbeError error = ProbeError::None;    // valid when kFailed
+    std::string_view reason;                // valid when kFailed
+    std::string missing_reason;
+    std::atomic<bool> missing_logged{false};
+
+    // Guarded by Tablebase::Impl::files_mutex.
+    std::shared_ptr<const TableFile> file;
+    std::uint64_t last_use = 0;
+};
+
+struct Tablebase::Impl {
+    Impl(const std::filesystem::path& directory, TablebaseOptions options);
+
+    ProbeResult search(const Position& pos, bool soft) const;
+    ProbeResult resolve_captures(const Position& w, bool soft) const;
+    ProbeResult lookup(const Position& w, bool soft) const;
+    ProbeResult load(TableSlot& slot, std::uint64_t block, std::uint64_t offset) const;
+    ProbeResult checked(Value v, const TableSlot& slot, std::uint64_t block) const;
+    ProbeResult unavailable(const Position& w, ProbeError error, std::string_view reason) const;
+    TableSlot* slot_for(const Position& w) const;
+    void open_first(TableSlot& slot) const;
+    std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
+
+    std::filesystem::path dir;
+    TablebaseOptions options;
+    mutable ErrorLog errors;
+    int max_pieces = 0;
+    int stride = 1;  // slot_by_counts is indexed by four counts in base `stride`
+    std::vector<std::unique_ptr<TableSlot>> slots;
+    std::vector<TableSlot*> slot_by_counts;
+    std::vector<Material> present;
+    mutable detail::BlockCache cache;
+
+    // The open-file pool; only taken on cache misses.
+    mutable std::mutex files_mutex;
+    mutable std::vector<TableSlot*> open_slots;
+    mutable std::uint64_t use_clock = 0;
+};
+
+namespace {
+
+// The materials whose files are in `dir`, at most `limit` pieces (0: no limit).
+std::vector<Material> scan_directory(const std::filesystem::path& dir, int limit) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec))
+        throw std::runtime_error("database folder " + dir.string() + ": " +
+                                 (ec ? ec.message() : std::string("not found or not a folder")));
+    std::vector<Material> found;
+    std::filesystem::directory_iterator it(dir, ec);
+    if (ec) throw std::runtime_error("database folder " + dir.string() + ": " + ec.message());
+    for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+        if (ec) throw std::runtime_error("database folder " + dir.string() + ": " + ec.message());
+        const std::string name = it->path().filename().string();
+        if (!name.ends_with(format::kWdlSuffix)) continue;
+        const auto m = parse_material(std::string_view(name).substr(0, name.size() - std::strlen(format::kWdlSuffix)));
+        if (!m || m->white_pieces() == 0 || m->black_pieces() == 0 || format::wdl_file_name(*m) != name) continue;
+        if (limit > 0 && m->pieces() > limit) continue;
+        found.push_back(*m);
+    }
+    return found;
+}
+
+}  // namespace
+
+Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions opts)
+    : dir(directory),
+      options(std::move(opts)),
+      errors(options.log),
+      cache(options.cache_mb << 20, shard_count_for(options.cache_mb << 20)) {
+    if (options.max_open_files < 1) options.max_open_files = 1;
+    const std::vector<Material> found = scan_directory(dir, options.max_pieces);
+    for (const Material& m : found) max_pieces = std::max(max_pieces, m.pieces());
+    stride = max_pieces + 1;
+    slot_by_counts.assign(static_cast<std::size_t>(stride) * stride * stride * stride, nullptr);
+    for (const Material& m : materials_in_build_order(max_pieces)) {
+        const bool here = std::find(found.begin(), found.end(), m) != found.end();
+        if (here) present.push_back(m);
+        slots.push_back(std::make_unique<TableSlot>(m, dir / format::wdl_file_name(m),
+                                                    static_cast<std::uint32_t>(slots.size()), here));
+        const std::size_t key =
+            ((static_cast<std::size_t>(m.white_men) * stride + m.white_kings) * stride + m.black_men) * stride +
+            m.black_kings;
+        slot_by_counts[key] = slots.back().get();
+    }
+    if (present.empty()) errors.say("no databases in " + dir.string());
+}
+
+TableSlot* Tablebase::Impl::slot_for(const Position& w) const {
+    const int wm = count_bits(w.white & ~w.kings), wk = count_bits(w.white & w.kings);
+    const int bm = count_bits(w.black & ~w.kings), bk = count_bits(w.black & w.kings);
+    if (wm + wk + bm + bk > max_pieces) return nullptr;
+    return slot_by_counts[((static_cast<std::size_t>(wm) * stride + wk) * stride + bm) * stride + bk];
+}
+
+ProbeResult Tablebase::Impl::search(const Position& pos, bool soft) const {
+    const Position w = white_to_move(pos);
+    if (w.white == 0) return known(Value::Loss);  // the side to move has nothing left
+    if (w.black == 0) return known(Value::Win);   // the opponent has nothing left: it lost
+    if (has_capture(w)) return resolve_captures(w, soft);
+    return lookup(w, soft);
+}
+
+// Capture positions are stored as "don't care": their value is the best over the compulsory
+// captures, each of which removes material and so lands in a smaller database (or another capture).
+ProbeResult Tablebase::Impl::resolve_captures(const Position& w, bool soft) const {
+    const MoveList moves = generate_moves(w);
+    Value best = Value::Loss;
+    ProbeResult first_unknown;
+    bool any_unknown = false;
+    for (const Move& m : moves) {
+        const ProbeResult r = search(apply_move(w, m), soft);
+        if (!r.known()) {
+            if (!any_unknown) first_unknown = r;
+            any_unknown = true;
+            continue;
+        }
+        const Value v = negate(r.value);
+        if (v == Value::Win) return known(Value::Win);  // no unknown sibling can change a win
+        if (v == Value::Draw) best = Value::Draw;
+    }
+    return any_unknown ? first_unknown : known(best);
+}
+
+ProbeResult Tablebase::Impl::lookup(const Position& w, bool soft) const {
+    TableSlot* slot = slot_for(w);
+    if (slot == nullptr) return unavailable(w, ProbeError::TooManyPieces, kReasonTooManyPieces);
+    std::uint8_t state = slot->state.load(std::memory_order_acquire);
+    if (state != TableSlot::kReady) {
+        if (state == TableSlot::kUnopened) {
+            if (soft) return {Value::Unknown, ProbeError::NotCached, kReasonNotCached};
+            open_first(*slot);
+            state = slot->state.load(std::memory_order_acquire);
+        }
+        if (state == TableSlot::kFailed) {
+            // A missing file is said once (a file that failed to open was said when it failed);
+            // the relaxed load keeps later probes from writing the flag's cache line.
+            if (slot->error == ProbeError::MissingTable && !slot->missing_logged.load(std::memory_order_relaxed) &&
+                !slot->missing_logged.exchange(true))
+                errors.say(slot->reason);
+            return unavailable(w, slot->error, slot->reason);
+        }
+    }
+    const std::uint64_t index = slot->index.index(w);
+    const std::uint64_t block = index / slot->positions_per_block;
+    const std::uint64_t offset = index - block * slot->positions_per_block;
+    Value v;
+    if (cache.lookup(slot->blocks, block, offset, v)) return checked(v, *slot, block);
+    if (soft) return {Value::Unknown, ProbeError::NotCached, kReasonNotCached};
+    return load(*slot, block, offset);
+}
+
+// Without its database a position is still decided when the side to move cannot move.
+ProbeResult Tablebase::Impl::unavailable(const Position& w, ProbeError error, std::string_view reason) const {
+    if (count_moves(w) == 0) return known(Value::Loss);
+    return {Value::Unknown, error, reason};
+}
+
+ProbeResult Tablebase::Impl::checked(Value v, const TableSlot& slot, std::uint64_t block) const {
+    if (v != Value::Unknown) return known(v);
+    // A byte outside the base-3 range passed the checksums: the writer was wrong, not the disk.
+    return {Value::Unknown, ProbeError::BadTable,
+            errors.record(slot.path.string() + ": block " + std::to_string(block) + " holds an invalid value byte")};
+}
+
+ProbeResult Tablebase::Impl::load(TableSlot& slot, std::uint64_t block, std::uint64_t offset) const {
+    try {
+        const std::shared_ptr<const TableFile> file = acquire(slot);
+        auto fresh = std::make_shared<detail::Block>();
+        file->read_block(block, fresh->bytes);
+        const detail::BlockPtr cached = cache.insert(slot.blocks, block, std::move(fresh));
+        return checked(format::unpack_value(cached->bytes.data(), offset), slot, block);
+    } catch (const TableError& e) {
+        return {Value::Unknown, ProbeError::BadTable, errors.record(e.what())};
+    }
+}
+
+void Tablebase::Impl::open_first(TableSlot& slot) const {
+    std::call_once(slot.open_once, [&] {
+        try {
+            const std::shared_ptr<const TableFile> file = acquire(slot);
+            const format::Header& h = file->header();
+            slot.positions_per_block = h.positions_per_block;
+            slot.blocks = detail::BlockDirectory(slot.id, h.block_count);
+            slot.state.store(TableSlot::kReady, std::memory_order_release);
+        } catch (const TableError& e) {
+            slot.error = ProbeError::BadTable;
+            slot.reason = errors.record(e.what());
+            slot.state.store(TableSlot::kFailed, std::memory_order_release);
+        }
+    });
+}
+
+// The open file of `slot`, opening it (and closing the least recently used file beyond the
+// limit) if needed. Throws TableError.
+std::shared_ptr<const TableFile> Tablebase::Impl::acquire(TableSlot& slot) const {
+    {
+        std::lock_guard lock(files_mutex);
+        if (slot.file) {
+            slot.last_use = ++use_clock;
+            return slot.file;
+        }
+    }
+    // Open outside the pool lock (it reads and hashes the block table); two threads may race to
+    // open the same file, and the loser's copy is simply dropped.
+    auto file = std::make_shared<const TableFile>(slot.path);
+    const format::Header& h = file->header();
+    if (h.material != slot.material)
+        throw TableError(slot.path.string() + ": holds material " + h.material.name() + ", not " +
+                         slot.material.name());
+    if (h.positions != slot.index.size())
+        throw TableError(slot.path.string() + ": holds " + std::to_string(h.positions) + " positions, the index has " +
+                         std::to_string(slot.index.size()));
+    if (slot.state.load(std::memory_order_acquire) == TableSlot::kReady &&
+        h.positions_per_block != slot.positions_per_block)
+        throw TableError(slot.path.string() + ": block size changed while in use");
+
+    std::vector<std::shared_ptr<const TableFile>> closing;  // closed after unlocking
+    std::lock_guard lock(files_mutex);
+    slot.last_use = ++use_clock;
+    if (slot.file) return slot.file;  // another thread won the race
+    slot.file = file;
+    open_slots.push_back(&slot);
+    while (open_slots.size() > static_cast<std::size_t>(options.max_open_files)) {
+        auto victim = std::min_element(open_slots.begin(), open_slots.end(),
+                                       [](const TableSlot* a, const TableSlot* b) { return a->last_use < b->last_use; });
+        closing.push_back(std::move((*victim)->file));
+        (*victim)->file.reset();
+        open_slots.erase(victim);
+    }
+    return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Tablebase::Tablebase(const std::filesystem::path& dir, TablebaseOptions options)
+    : impl_(std::make_unique<Impl>(dir, std::move(options))) {}
+
+Tablebase::~Tablebase() = default;
+
+ProbeResult Tablebase::probe_wdl(const Position& pos) const {
+    if (const char* problem = position_problem(pos)) return {Value::Unknown, ProbeError::InvalidPosition, problem};
+    return impl_->search(pos, false);
+}
+
+ProbeResult Tablebase::probe_wdl_soft(const Position& pos) const {
+    if (const char* problem = position_problem(pos)) return {Value::Unknown, ProbeError::InvalidPosition, problem};
+    return impl_->search(pos, true);
+}
+
+std::vector<MoveValue> Tablebase::probe_moves(const Position& pos) const {
+    if (const char* problem = position_problem(pos)) throw std::invalid_argument(problem);
+    std::vector<MoveValue> out;
+    for (const Move& m : generate_moves(pos)) {
+        ProbeResult r = impl_->search(apply_move(pos, m), false);
+        r.value = negate(r.value);
+        out.push_back({m, r});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const MoveValue& a, const MoveValue& b) {
+        return move_rank(a.result.value) < move_rank(b.result.value);
+    });
+    return out;
+}
+
+int Tablebase::max_pieces() const { return impl_->max_pieces; }
+
+const std::vector<Material>& Tablebase::materials() const { return impl_->present; }
+
+bool Tablebase::has_table(const Material& m) const {
+    return std::find(impl_->present.begin(), impl_->present.end(), m) != impl_->present.end();
+}
+
+const std::filesystem::path& Tablebase::directory() const { return impl_->dir; }
+
+CacheStats Tablebase::cache_stats() const {
+    const auto t = impl_->cache.totals();
+    return {t.hits, t.misses, t.evictions, t.blocks, t.bytes, impl_->cache.capacity_bytes()};
+}
+
+void Tablebase::clear_cache() const { impl_->cache.clear(); }
+
+}  // namespace dtb

@@ -1,0 +1,126 @@
+// Probing the win/draw/loss databases: the C++ API an engine links against.
+//
+//   dtb::Tablebase tb("/path/to/db");                  // throws std::runtime_error if unusable
+//   dtb::ProbeResult r = tb.probe_wdl(position);       // value for the side to move
+//   if (r.known()) use(r.value);                       // Win, Draw or Loss
+//   else std::cerr << r.reason << '\n';                // why not: missing file, corrupt block, ...
+//
+// One Tablebase is shared by all search threads: every member function is thread-safe, and the
+// probe functions take no global lock (the block cache is sharded, one mutex per shard).
+// Files are opened on first need, decompressed blocks are kept in a bounded cache, and a
+// position whose side to move must capture is resolved by searching the compulsory captures into
+// the smaller databases, so every legal position of up to max_pieces() pieces has an answer.
+// A value is never guessed: whatever cannot be read and checked is reported as Unknown.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "index/material.hpp"
+#include "probe/format.hpp"
+#include "rules/movegen.hpp"
+
+namespace dtb {
+
+struct TablebaseOptions {
+    // Bytes of decompressed blocks kept in memory, in MiB. 0 keeps nothing (every probe reads
+    // the disk: useful to measure cold probes, useless otherwise).
+    std::size_t cache_mb = 64;
+    // Largest number of pieces to use; 0 means every database found. Files of more pieces are ignored.
+    int max_pieces = 0;
+    // Most database files held open at once; the least recently used is closed beyond that.
+    // (A file being read by another thread stays open until that read ends.)
+    int max_open_files = 64;
+    // Called once per distinct problem (missing file, corrupt block, ...), from the probing thread,
+    // never by two threads at once. It must not call back into the Tablebase. May be empty.
+    std::function<void(std::string_view)> log = nullptr;
+};
+
+// Why a probe returned Value::Unknown.
+enum class ProbeError : std::uint8_t {
+    None = 0,
+    TooManyPieces,    // more pieces than the databases in use cover (see max_pieces())
+    MissingTable,     // a database file the position needs is not in the folder
+    BadTable,         // a needed file is unreadable, truncated, corrupt or of another format
+    NotCached,        // soft probe only: the answer needs a block that is not in the cache
+    InvalidPosition,  // overlapping pieces, men on their crowning row, pieces off the board, ...
+};
+
+const char* probe_error_name(ProbeError e);  // "none", "too-many-pieces", "missing-table", ...
+
+struct ProbeResult {
+    Value value = Value::Unknown;  // for the side to move
+    ProbeError error = ProbeError::None;
+    // Empty when the value is known; otherwise a human-readable explanation. It points to
+    // NUL-terminated text owned by the Tablebase (or static), valid while the Tablebase lives.
+    std::string_view reason;
+
+    bool known() const { return value != Value::Unknown; }
+};
+
+// One legal move and the value of the position after it, for the side to move before it.
+struct MoveValue {
+    Move move;
+    ProbeResult result;
+};
+
+// Counters of the block cache (totals since construction).
+struct CacheStats {
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::uint64_t evictions = 0;
+    std::uint64_t blocks = 0;          // blocks held now
+    std::uint64_t bytes = 0;           // bytes held now (decompressed data plus bookkeeping)
+    std::uint64_t capacity_bytes = 0;  // the bound on `bytes`
+};
+
+// nullptr if `pos` can be probed; otherwise what makes it illegal (overlapping colours, a king
+// that is nobody's piece, a piece off the board, a man on its crowning row, more than 20 pieces a side).
+const char* position_problem(const Position& pos);
+
+class Tablebase {
+public:
+    // Lists the database files of `dir` (opening none of them). Throws std::runtime_error when
+    // `dir` is not a readable folder. A folder without databases is accepted (max_pieces() == 0).
+    explicit Tablebase(const std::filesystem::path& dir, TablebaseOptions options = {});
+    ~Tablebase();
+    Tablebase(const Tablebase&) = delete;
+    Tablebase& operator=(const Tablebase&) = delete;
+
+    // Value of `pos` for its side to move. A side with no pieces, or no legal move, has lost.
+    // Unknown (with error and reason) only when a needed file is missing, unreadable or corrupt,
+    // when the position has more pieces than covered and its captures do not bring every line
+    // within range, or when the position is invalid. Allocation-free when the blocks are cached.
+    ProbeResult probe_wdl(const Position& pos) const;
+
+    // As probe_wdl, but answers only from blocks already in the cache and never reads a file
+    // (nor opens one): Unknown with ProbeError::NotCached otherwise. For search leaves.
+    ProbeResult probe_wdl_soft(const Position& pos) const;
+
+    // Every legal move of `pos` with its value for the side to move at `pos`, best first:
+    // wins, draws, losses, then unknowns (moves of equal value keep generation order).
+    // Throws std::invalid_argument if position_problem(pos) is not null.
+    std::vector<MoveValue> probe_moves(const Position& pos) const;
+
+    // Largest piece count covered: the most pieces of any database in use (0 if none).
+    int max_pieces() const;
+    // The materials whose database files are present (and within max_pieces), in build order.
+    const std::vector<Material>& materials() const;
+    bool has_table(const Material& m) const;
+    const std::filesystem::path& directory() const;
+
+    CacheStats cache_stats() const;
+    // Drops every cached block (files stay open). Safe while other threads probe.
+    void clear_cache() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dtb

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# `dtb probe` and `dtb bench probe` end to end. Usage: cli_test.sh DTB_EXECUTABLE DB_FOLDER (2-4 pieces)
+set -uo pipefail
+dtb=$1
+db=$2
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_output NAME EXPECTED_EXIT EXPECTED_STDOUT COMMAND...
+expect_output() {
+  local name=$1 want_rc=$2 want=$3
+  shift 3
+  local got rc
+  got=$("$@" 2>/tmp/dtb-cli-test-stderr.$$)
+  rc=$?
+  [[ $rc == "$want_rc" ]] || fail "$name: exit code $rc, expected $want_rc (stderr: $(cat /tmp/dtb-cli-test-stderr.$$))"
+  [[ $got == "$want" ]] || fail "$name: output
+$got
+expected
+$want"
+}
+
+tab=$'\t'
+
+expect_output "values" 0 "W:W28:B23${tab}win
+W:W6:B1${tab}loss
+W:WK1:BK50${tab}draw
+B:WK46:BK5${tab}loss" \
+  "$dtb" probe --db "$db" "W:W28:B23" "W:W6:B1" "  W:WK1:BK50 " "B:WK46:BK5"
+
+expect_output "moves, best first" 0 "W:WK46:BK5${tab}loss${tab}46-10=loss${tab}46-14=loss${tab}46-19=loss${tab}46-23=loss${tab}46-28=loss${tab}46-32=loss${tab}46-37=loss${tab}46-41=loss
+W:W28:B23${tab}win${tab}28x19=win
+W:W6:B1${tab}loss" \
+  "$dtb" probe --db "$db" --moves "W:WK46:BK5" "W:W28:B23" "W:W6:B1"
+
+# Standard input: blank lines skipped, an invalid FEN reported in place, exit code 1 at the end.
+expect_output "stdin with an invalid FEN" 1 "W:W28:B23${tab}win
+W:W99:B1${tab}error: $("$dtb" probe --db "$db" "W:W99:B1" | cut -f2- | sed 's/^error: //')
+W:W6:B1${tab}loss" \
+  bash -c "printf 'W:W28:B23\n\n  W:W99:B1\nW:W6:B1\n' | '$dtb' probe --db '$db'"
+
+# More pieces than the databases: unknown, exit code 0, the reason in JSON.
+expect_output "beyond the databases" 0 "W:WK46,K47,K48:BK1,K2,K3${tab}unknown" \
+  "$dtb" probe --db "$db" "W:WK46,K47,K48:BK1,K2,K3"
+
+json=$("$dtb" probe --db "$db" --json --moves "W:WK46,K47,K48:BK1,K2,K3" "W:W28:B23" 'x"y\z')
+rc=$?
+[[ $rc == 1 ]] || fail "json: exit code $rc, expected 1"
+if command -v python3 >/dev/null; then
+  python3 - "$json" <<'EOF' || fail "json: not the expected objects: $json"
+import json, sys
+lines = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert lines[0]["value"] == "unknown" and lines[0]["code"] == "too-many-pieces" and lines[0]["reason"], lines[0]
+assert all(m["value"] == "unknown" and m["reason"] for m in lines[0]["moves"]), lines[0]
+assert lines[1] == {"fen": "W:W28:B23", "value": "win", "moves": [{"move": "28x19", "value": "win"}]}, lines[1]
+assert lines[2]["fen"] == 'x"y\\z' and lines[2]["error"] and "value" not in lines[2], lines[2]
+EOF
+else
+  [[ $json == *'"reason":'* && $json == *'"fen":"x\"y\\z"'* ]] || fail "json: $json"
+fi
+
+# A missing database folder: exit code 3 and a message.
+"$dtb" probe --db /nonexistent/dtb-db "W:W28:B23" >/dev/null 2>/tmp/dtb-cli-test-stderr.$$
+rc=$?
+[[ $rc == 3 ]] || fail "missing folder: exit code $rc, expected 3"
+grep -q "nonexistent" /tmp/dtb-cli-test-stderr.$$ || fail "missing folder: no message"
+
+# A missing file: unknown with a reason, exit code 0.
+tmp=$(mktemp -d)
+cp "$db"/*.wdl "$tmp"/
+rm "$tmp/KvKM.wdl"
+expect_output "missing file" 0 "W:WK46:BK5,10${tab}unknown" "$dtb" probe --db "$tmp" "W:WK46:BK5,10"
+"$dtb" probe --db "$tmp" --json "W:WK46:BK5,10" | grep -q '"reason":".*KvKM.wdl' || fail "missing file: no reason"
+rm -rf "$tmp"
+
+# The benchmark runs and prints its table.
+out=$("$dtb" bench probe --db "$db" --count 2000 --threads 2 --seed 7)
+rc=$?
+[[ $rc == 0 ]] || fail "bench probe: exit code $rc"
+for word in warm cold "1 thread" "2 threads"; do
+  [[ $out == *"$word"* ]] || fail "bench probe: no '$word' in
+$out"
+done
+"$dtb" bench >/dev/null 2>&1 && fail "bench without a subcommand should fail"
+
+rm -f /tmp/dtb-cli-test-stderr.$$
+if ((failures)); then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "cli_test: all checks passed"

@@ -1,0 +1,40 @@
+# Installs the build tree BUILD_DIR into WORK_DIR/prefix, configures and builds the example
+# consumer EXAMPLE_DIR against it with find_package(dtb), and runs both examples on DB_DIR.
+# Run with: cmake -DBUILD_DIR=... -DEXAMPLE_DIR=... -DWORK_DIR=... -DDB_DIR=... -P consumer_test.cmake
+foreach(var BUILD_DIR EXAMPLE_DIR WORK_DIR DB_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "consumer_test.cmake: ${var} is not set")
+  endif()
+endforeach()
+if(NOT CMAKE_GENERATOR)
+  set(CMAKE_GENERATOR "Unix Makefiles")
+endif()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(LAST_OUTPUT "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
+foreach(f include/probe/dtb.h include/probe/tablebase.hpp include/rules/position.hpp include/index/material.hpp
+          lib/cmake/dtb/dtbConfig.cmake)
+  if(NOT EXISTS ${WORK_DIR}/prefix/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -S ${EXAMPLE_DIR} -B ${WORK_DIR}/build -G ${CMAKE_GENERATOR}
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run(${WORK_DIR}/build/probe_example ${DB_DIR} "W:WK46:BK5")
+if(NOT LAST_OUTPUT STREQUAL "loss\n")
+  message(FATAL_ERROR "probe_example printed '${LAST_OUTPUT}', expected 'loss'")
+endif()
+run(${WORK_DIR}/build/probe_example_c ${DB_DIR})
+if(NOT LAST_OUTPUT STREQUAL "loss\n")
+  message(FATAL_ERROR "probe_example_c printed '${LAST_OUTPUT}', expected 'loss'")
+endif()
+message(STATUS "installed package consumed and run successfully")

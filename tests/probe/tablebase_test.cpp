@@ -1,0 +1,402 @@
+// Unit tests of the probing library on synthetic tables written by the test itself: values,
+// capture resolution, soft probes, per-move values, the cache, and damaged or missing files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "index/position_index.hpp"
+#include "probe/table_file.hpp"
+#include "probe/tablebase.hpp"
+#include "rules/fen.hpp"
+#include "tests/probe/test_tables.hpp"
+
+namespace dtb {
+namespace {
+
+using test::reference_value;
+
+constexpr std::uint32_t kBlock = 500;  // small blocks: many per file
+
+class TablebaseTest : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = test::fresh_dir("unit");
+        test::write_synthetic_tables(dir_, 3, kBlock);
+    }
+    static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+    // Fills `copy` with a copy of the tables, to damage.
+    static void copy_tables(const std::filesystem::path& copy) {
+        std::filesystem::copy(dir_, copy,
+                              std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
+    }
+
+    // Random valid positions of up to 3 pieces, either side to move.
+    static std::vector<Position> random_positions(int n, unsigned seed) {
+        std::mt19937_64 rng(seed);
+        const auto materials = materials_in_build_order(3);
+        std::vector<Position> out;
+        while (static_cast<int>(out.size()) < n) {
+            const PositionIndex index(materials[rng() % materials.size()]);
+            const Position p = index.position(rng() % index.size());
+            out.push_back(rng() % 2 ? flip_colors(p) : p);
+        }
+        return out;
+    }
+
+    static std::filesystem::path dir_;
+};
+std::filesystem::path TablebaseTest::dir_;
+
+// Collects log messages (the callback may be called from any probing thread).
+struct LogSink {
+    std::shared_ptr<std::vector<std::string>> lines = std::make_shared<std::vector<std::string>>();
+    std::function<void(std::string_view)> callback() {
+        auto l = lines;
+        return [l](std::string_view s) { l->emplace_back(s); };
+    }
+};
+
+TEST_F(TablebaseTest, ListsMaterialsAndMaxPieces) {
+    const Tablebase tb(dir_);
+    EXPECT_EQ(tb.max_pieces(), 3);
+    EXPECT_EQ(tb.materials(), materials_in_build_order(3));
+    EXPECT_TRUE(tb.has_table(*parse_material("KMvK")));
+    EXPECT_FALSE(tb.has_table(*parse_material("KKvKK")));
+    const Tablebase two(dir_, {.max_pieces = 2});
+    EXPECT_EQ(two.max_pieces(), 2);
+    EXPECT_EQ(two.materials(), materials_in_build_order(2));
+}
+
+TEST_F(TablebaseTest, MissingFolderThrows) {
+    EXPECT_THROW(Tablebase(dir_ / "no-such-folder"), std::runtime_error);
+    EXPECT_THROW(Tablebase(dir_ / "KvK.wdl"), std::runtime_error);  // a file, not a folder
+}
+
+TEST_F(TablebaseTest, EmptyFolderCoversNothing) {
+    const test::TempDir empty("empty");
+    const Tablebase tb(empty);
+    EXPECT_EQ(tb.max_pieces(), 0);
+    const ProbeResult r = tb.probe_wdl(parse_fen("W:WK46:BK5"));
+    EXPECT_EQ(r.value, Value::Unknown);
+    EXPECT_EQ(r.error, ProbeError::TooManyPieces);
+}
+
+TEST_F(TablebaseTest, EveryStoredValueOfSmallMaterials) {
+    const Tablebase tb(dir_);
+    for (const Material& m : materials_in_build_order(2)) {
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position p = index.position(i);
+            const Value expected = reference_value(p);
+            ASSERT_EQ(tb.probe_wdl(p).value, expected) << to_fen(p);
+            ASSERT_EQ(tb.probe_wdl(flip_colors(p)).value, expected) << to_fen(flip_colors(p));
+        }
+    }
+}
+
+TEST_F(TablebaseTest, RandomPositionsIncludingCaptures) {
+    const Tablebase tb(dir_, {.cache_mb = 1});
+    int captures = 0;
+    for (const Position& p : random_positions(20000, 1)) {
+        const ProbeResult r = tb.probe_wdl(p);
+        ASSERT_TRUE(r.known()) << to_fen(p) << ": " << r.reason;
+        EXPECT_EQ(r.error, ProbeError::None);
+        EXPECT_TRUE(r.reason.empty());
+        ASSERT_EQ(r.value, reference_value(p)) << to_fen(p);
+        captures += has_capture(p);
+    }
+    EXPECT_GT(captures, 1000);  // the sample does exercise capture resolution
+}
+
+TEST_F(TablebaseTest, CaptureIntoSmallerDatabases) {
+    const Tablebase tb(dir_);
+    // White's man on 28 takes the last black piece: a win whatever the tables hold.
+    EXPECT_EQ(tb.probe_wdl(parse_fen("W:W28:B23")).value, Value::Win);
+    // Black to move must take: same thing seen from black.
+    EXPECT_EQ(tb.probe_wdl(parse_fen("B:W28:B23")).value, Value::Win);
+    // Four pieces (no 4-piece table) where white must capture into 3 pieces: still answered.
+    const Position four = parse_fen("W:W28,K46:B23,K5");
+    ASSERT_TRUE(has_capture(four));
+    const ProbeResult r = tb.probe_wdl(four);
+    ASSERT_TRUE(r.known()) << r.reason;
+    EXPECT_EQ(r.value, reference_value(four));
+}
+
+TEST_F(TablebaseTest, NoPiecesLoses) {
+    const Tablebase tb(dir_);
+    EXPECT_EQ(tb.probe_wdl(parse_fen("W:W:B1")).value, Value::Loss);
+    EXPECT_EQ(tb.probe_wdl(parse_fen("B:W31:B")).value, Value::Loss);
+    EXPECT_EQ(tb.probe_wdl(parse_fen("W:W31:B")).value, Value::Win);
+}
+
+TEST_F(TablebaseTest, TooManyPiecesWithoutCapture) {
+    LogSink log;
+    const Tablebase tb(dir_, {.log = log.callback()});
+    const ProbeResult r = tb.probe_wdl(parse_fen("W:WK46,K47:BK5,K4"));
+    EXPECT_EQ(r.value, Value::Unknown);
+    EXPECT_EQ(r.error, ProbeError::TooManyPieces);
+    EXPECT_FALSE(r.reason.empty());
+    EXPECT_STREQ(probe_error_name(r.error), "too-many-pieces");
+}
+
+TEST_F(TablebaseTest, InvalidPositions) {
+    const Tablebase tb(dir_);
+    const auto expect_invalid = [&](const Position& p) {
+        const ProbeResult r = tb.probe_wdl(p);
+        EXPECT_EQ(r.value, Value::Unknown);
+        EXPECT_EQ(r.error, ProbeError::InvalidPosition);
+        EXPECT_FALSE(r.reason.empty());
+        EXPECT_EQ(tb.probe_wdl_soft(p).error, ProbeError::InvalidPosition);
+        EXPECT_THROW(tb.probe_moves(p), std::invalid_argument);
+    };
+    expect_invalid({square_bit(28), square_bit(28) | square_bit(1), 0, Color::White});  // overlap
+    expect_invalid({square_bit(3), square_bit(40), 0, Color::White});                   // white man on 1-5
+    expect_invalid({square_bit(30), square_bit(48), 0, Color::White});                  // black man on 46-50
+    expect_invalid({square_bit(30), square_bit(20), square_bit(25), Color::White});     // king on no piece
+    expect_invalid({square_bit(30) | (Bitboard{1} << 10), square_bit(20), 0, Color::White});  // ghost bit
+    expect_invalid({square_bit(30), square_bit(20), 0, static_cast<Color>(2)});
+    EXPECT_EQ(position_problem(parse_fen("W:W31-50:B1-20")), nullptr);
+}
+
+TEST_F(TablebaseTest, SoftProbeAnswersOnlyFromCache) {
+    const Tablebase tb(dir_);
+    const auto positions = random_positions(2000, 2);
+    for (const Position& p : positions) {
+        const ProbeResult soft = tb.probe_wdl_soft(p);
+        if (soft.known()) {  // possible once an earlier probe cached the blocks it needs
+            EXPECT_EQ(soft.value, reference_value(p));
+            continue;
+        }
+        EXPECT_EQ(soft.error, ProbeError::NotCached);
+        EXPECT_FALSE(soft.reason.empty());
+        const ProbeResult hard = tb.probe_wdl(p);
+        ASSERT_TRUE(hard.known());
+        const ProbeResult again = tb.probe_wdl_soft(p);
+        ASSERT_TRUE(again.known()) << to_fen(p);
+        EXPECT_EQ(again.value, hard.value);
+    }
+}
+
+TEST_F(TablebaseTest, SoftProbeNeverReadsTheDisk) {
+    const Tablebase tb(dir_, {.cache_mb = 0});
+    for (const Position& p : random_positions(500, 3)) {
+        const ProbeResult r = tb.probe_wdl_soft(p);
+        // Only captures that run out of pieces can be answered without tables.
+        if (r.known()) {
+            EXPECT_TRUE(has_capture(white_to_move(p))) << to_fen(p);
+            EXPECT_EQ(r.value, reference_value(p)) << to_fen(p);
+        } else {
+            EXPECT_EQ(r.error, ProbeError::NotCached);
+        }
+    }
+    EXPECT_EQ(tb.cache_stats().blocks, 0u);
+}
+
+TEST_F(TablebaseTest, ProbeMovesBestFirst) {
+    const Tablebase tb(dir_);
+    for (const Position& p : random_positions(3000, 4)) {
+        const auto moves = tb.probe_moves(p);
+        const MoveList legal = generate_moves(p);
+        ASSERT_EQ(moves.size(), legal.size());
+        for (std::size_t i = 0; i < moves.size(); ++i) {
+            const Value expected = negate(reference_value(apply_move(p, moves[i].move)));
+            ASSERT_EQ(moves[i].result.value, expected);
+            if (i > 0) {
+                const auto rank = [](Value v) { return v == Value::Win ? 0 : v == Value::Draw ? 1 : 2; };
+                EXPECT_LE(rank(moves[i - 1].result.value), rank(moves[i].result.value));
+            }
+        }
+        // The best move's value is the position's value where it is computed from the moves (the
+        // synthetic values of other positions are arbitrary).
+        if (has_capture(p)) {
+            EXPECT_EQ(moves.front().result.value, tb.probe_wdl(p).value) << to_fen(p);
+        }
+    }
+}
+
+TEST_F(TablebaseTest, CacheHitsAndBound) {
+    const Tablebase tb(dir_, {.cache_mb = 1});
+    const auto positions = random_positions(5000, 5);
+    for (const Position& p : positions) tb.probe_wdl(p);
+    const CacheStats first = tb.cache_stats();
+    EXPECT_GT(first.misses, 0u);
+    EXPECT_LE(first.bytes, first.capacity_bytes);
+    for (const Position& p : positions) tb.probe_wdl(p);
+    const CacheStats second = tb.cache_stats();
+    EXPECT_GT(second.hits, first.hits);
+    EXPECT_LE(second.bytes, second.capacity_bytes);
+    tb.clear_cache();
+    EXPECT_EQ(tb.cache_stats().blocks, 0u);
+    EXPECT_EQ(tb.cache_stats().bytes, 0u);
+}
+
+TEST_F(TablebaseTest, ZeroCacheKeepsNothingButAnswers) {
+    const Tablebase tb(dir_, {.cache_mb = 0});
+    for (const Position& p : random_positions(1000, 6)) ASSERT_EQ(tb.probe_wdl(p).value, reference_value(p));
+    EXPECT_EQ(tb.cache_stats().blocks, 0u);
+    EXPECT_EQ(tb.cache_stats().hits, 0u);
+}
+
+TEST_F(TablebaseTest, OneOpenFileAtATime) {
+    const Tablebase tb(dir_, {.cache_mb = 0, .max_open_files = 1});
+    for (const Position& p : random_positions(2000, 7)) ASSERT_EQ(tb.probe_wdl(p).value, reference_value(p));
+}
+
+// ----------------------------------------------------------------------------------------------
+// Damaged and missing files: Unknown with a reason, a log line, never a value, never a crash.
+
+struct Damage {
+    std::filesystem::path dir;
+    Material material;
+    // Every position of `material` with white to move, a move, and no capture: the ones whose value
+    // only the file can give (no move at all is a loss, file or not).
+    std::vector<Position> positions;
+};
+
+Damage positions_of(const std::filesystem::path& dir, const char* name) {
+    Damage d{dir, *parse_material(name), {}};
+    const PositionIndex index(d.material);
+    for (std::uint64_t i = 0; i < index.size(); ++i)
+        if (const Position p = index.position(i); !has_capture(p) && count_moves(p) > 0) d.positions.push_back(p);
+    return d;
+}
+
+void expect_unknown(const Tablebase& tb, const Position& p, ProbeError error, const std::string& mention) {
+    const ProbeResult r = tb.probe_wdl(p);
+    EXPECT_EQ(r.value, Value::Unknown) << to_fen(p);
+    EXPECT_EQ(r.error, error) << to_fen(p) << ": " << r.reason;
+    EXPECT_NE(std::string(r.reason).find(mention), std::string::npos) << r.reason;
+    EXPECT_EQ(r.reason.data()[r.reason.size()], '\0');  // usable as a C string
+}
+
+// Other materials answer normally.
+void expect_others_fine(const Tablebase& tb) {
+    EXPECT_TRUE(tb.probe_wdl(parse_fen("W:WK46:BK5")).known());
+    EXPECT_TRUE(tb.probe_wdl(parse_fen("W:WK46,K50:BK5")).known());
+}
+
+TEST_F(TablebaseTest, MissingFile) {
+    const test::TempDir tmp("missing");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    std::filesystem::remove(dir / "KMvK.wdl");
+    LogSink log;
+    const Tablebase tb(dir, {.log = log.callback()});
+    EXPECT_FALSE(tb.has_table(*parse_material("KMvK")));
+    EXPECT_EQ(tb.max_pieces(), 3);
+    const Damage d = positions_of(dir, "KMvK");
+    for (int i = 0; i < 50; ++i) {
+        const Position& p = d.positions[i * 97];
+        expect_unknown(tb, p, ProbeError::MissingTable, "KMvK.wdl");
+    }
+    ASSERT_EQ(log.lines->size(), 1u);  // said once
+    EXPECT_NE(log.lines->front().find("KMvK.wdl"), std::string::npos);
+    expect_others_fine(tb);
+}
+
+TEST_F(TablebaseTest, FlippedByteInBlock) {
+    const test::TempDir tmp("flipped");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    const Damage d = positions_of(dir, "KKvK");
+    const PositionIndex index(d.material);
+    const Position victim = d.positions[d.positions.size() / 2];
+    const std::uint64_t bad_block = index.index(victim) / kBlock;
+    test::flip_block_byte(dir / "KKvK.wdl", bad_block);
+    LogSink log;
+    const Tablebase tb(dir, {.log = log.callback()});
+    for (int round = 0; round < 3; ++round) {
+        int bad = 0, good = 0;
+        for (const Position& p : d.positions) {
+            if (index.index(p) / kBlock == bad_block) {
+                expect_unknown(tb, p, ProbeError::BadTable, "block " + std::to_string(bad_block));
+                ++bad;
+            } else {
+                ASSERT_EQ(tb.probe_wdl(p).value, reference_value(p));
+                ++good;
+            }
+        }
+        EXPECT_GT(bad, 0);
+        EXPECT_GT(good, 0);
+    }
+    ASSERT_EQ(log.lines->size(), 1u);
+    EXPECT_NE(log.lines->front().find("KKvK.wdl"), std::string::npos);
+}
+
+TEST_F(TablebaseTest, TruncatedFile) {
+    const test::TempDir tmp("truncated");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    const auto path = dir / "KvKM.wdl";
+    std::filesystem::resize_file(path, std::filesystem::file_size(path) - 10);
+    LogSink log;
+    const Tablebase tb(dir, {.log = log.callback()});
+    const Damage d = positions_of(dir, "KvKM");
+    for (int i = 0; i < 20; ++i) {
+        const Position& p = d.positions[i * 101];
+        expect_unknown(tb, p, ProbeError::BadTable, "truncated");
+    }
+    EXPECT_EQ(log.lines->size(), 1u);
+    expect_others_fine(tb);
+}
+
+TEST_F(TablebaseTest, TruncatedToNothing) {
+    const test::TempDir tmp("empty-file");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    std::filesystem::resize_file(dir / "KvKM.wdl", 0);
+    const Tablebase tb(dir);
+    const Damage d = positions_of(dir, "KvKM");
+    expect_unknown(tb, d.positions[7], ProbeError::BadTable, "KvKM.wdl");
+}
+
+TEST_F(TablebaseTest, OtherFormatVersion) {
+    const test::TempDir tmp("version");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    test::set_format_version(dir / "MvM.wdl", format::kFormatVersion + 1);
+    LogSink log;
+    const Tablebase tb(dir, {.log = log.callback()});
+    const Damage d = positions_of(dir, "MvM");
+    for (int i = 0; i < 20; ++i) expect_unknown(tb, d.positions[i * 31], ProbeError::BadTable, "version");
+    EXPECT_EQ(log.lines->size(), 1u);
+    expect_others_fine(tb);
+}
+
+TEST_F(TablebaseTest, WrongMaterialInFile) {
+    const test::TempDir tmp("renamed");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    std::filesystem::copy_file(dir / "KvM.wdl", dir / "MvK.wdl", std::filesystem::copy_options::overwrite_existing);
+    const Tablebase tb(dir);
+    const Damage d = positions_of(dir, "MvK");
+    expect_unknown(tb, d.positions[3], ProbeError::BadTable, "holds material");
+}
+
+TEST_F(TablebaseTest, CaptureIntoMissingTableIsUnknownUnlessAWinIsFound) {
+    const test::TempDir tmp("capture-missing");
+    copy_tables(tmp);
+    const std::filesystem::path& dir = tmp;
+    std::filesystem::remove(dir / "KvKK.wdl");
+    const Tablebase tb(dir);
+    // White's king on 46 must take 28 (landing on 23, 19, 14, 10 or 5): black, to move with a king
+    // against two, is in KvKK once flipped.
+    const Position p = parse_fen("W:WK46,K50:B28,K1");
+    ASSERT_TRUE(has_capture(p));
+    const ProbeResult r = tb.probe_wdl(p);
+    if (r.known()) {
+        // Only possible through a line that wins regardless of the missing table.
+        EXPECT_EQ(r.value, Value::Win);
+        EXPECT_EQ(r.value, reference_value(p));
+    } else {
+        EXPECT_EQ(r.error, ProbeError::MissingTable);
+    }
+}
+
+}  // namespace
+}  // namespace dtb
