@@ -175,13 +175,12 @@ std::vector<Material> build_plan(const BuildOptions& options) {
     return plan;
 }
 
-void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) {
+std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material& m) {
     const TableFile file(dir / format::wdl_file_name(m));
     const format::Header& h = file.header();
     const PositionIndex index(m);
     if (h.material != m || h.positions != index.size())
         throw TableError(file.path().string() + ": header does not match material " + m.name());
-    // One byte a position while resolving, so that blocks can be filled in parallel.
     std::vector<std::uint8_t> values(h.positions);
     tbb::parallel_for(std::uint64_t{0}, h.block_count, [&](std::uint64_t b) {
         std::vector<std::uint8_t> block;
@@ -189,12 +188,19 @@ void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) 
         const std::uint64_t first = b * h.positions_per_block;
         const std::uint64_t count = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
         for (std::uint64_t i = 0; i < count; ++i) {
-            const Position pos = index.position(first + i);
-            values[first + i] = static_cast<std::uint8_t>(has_capture(pos) ? tables.resolve_captures(pos)
-                                                                          : format::unpack_value(block.data(), i));
-            if (values[first + i] > static_cast<std::uint8_t>(Value::Win))
-                throw TableError(file.path().string() + ": invalid value in block " + std::to_string(b));
+            const Value v = format::unpack_value(block.data(), i);
+            if (v == Value::Unknown) throw TableError(file.path().string() + ": invalid value in block " + std::to_string(b));
+            values[first + i] = static_cast<std::uint8_t>(v) | (has_capture(index.position(first + i)) ? kCaptureFlag : 0);
         }
+    });
+    return values;
+}
+
+void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) {
+    std::vector<std::uint8_t> values = read_solver_values(dir, m);
+    const PositionIndex index(m);
+    tbb::parallel_for(std::uint64_t{0}, static_cast<std::uint64_t>(values.size()), [&](std::uint64_t i) {
+        if (values[i] & kCaptureFlag) values[i] = static_cast<std::uint8_t>(tables.resolve_captures(index.position(i)));
     });
     tables.add(m, pack_resolved(values));
 }

@@ -25,6 +25,11 @@ std::vector<Material> successor_materials(const Material& m);
 // Every material the plan of `options` needs, in build order.
 std::vector<Material> build_plan(const BuildOptions& options);
 
+// Values of a finished file as the solver produced them: the stored value, with kCaptureFlag set
+// where the side to move must capture (the value there is the stored don't-care). Reads and checks
+// every block; throws TableError.
+std::vector<std::uint8_t> read_solver_values(const std::filesystem::path& dir, const Material& m);
+
 // Loads a finished file into `tables`, resolving its capture positions through `tables` (which
 // must hold every successor material). Throws TableError if the file is missing or corrupt.
 void load_finished(const std::filesystem::path& dir, const Material& m, ValueTables& tables);

@@ -8,6 +8,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "gen/builder.hpp"
 #include "gen/encoding.hpp"
 #include "gen/solver.hpp"
 #include "gen/verify.hpp"
@@ -61,24 +62,6 @@ int run_bench_index(const std::vector<std::string>& names, std::size_t count, in
     return kExitOk;
 }
 
-// Values of one file as the solver produced them: value, plus kCaptureFlag where white must capture.
-std::vector<std::uint8_t> solver_values(const std::filesystem::path& dir, const Material& m) {
-    const TableFile file(dir / format::wdl_file_name(m));
-    const format::Header& h = file.header();
-    const PositionIndex index(m);
-    std::vector<std::uint8_t> values(h.positions);
-    tbb::parallel_for(std::uint64_t{0}, h.block_count, [&](std::uint64_t b) {
-        std::vector<std::uint8_t> block;
-        file.read_block(b, block);
-        const std::uint64_t first = b * h.positions_per_block;
-        const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
-        for (std::uint64_t i = 0; i < n; ++i)
-            values[first + i] = static_cast<std::uint8_t>(format::unpack_value(block.data(), i)) |
-                                (has_capture(index.position(first + i)) ? kCaptureFlag : 0);
-    });
-    return values;
-}
-
 struct Encoding {
     const char* packing;
     DontCareFill fill;
@@ -111,7 +94,7 @@ int run_bench_format(const std::string& dir, const std::vector<std::string>& nam
     std::vector<std::vector<std::uint8_t>> values;
     std::uint64_t positions = 0;
     for (const Material& m : materials) {
-        values.push_back(solver_values(dir, m));
+        values.push_back(read_solver_values(dir, m));
         positions += values.back().size();
     }
     const std::vector<Encoding> encodings = {
