@@ -19,127 +19,34 @@ constexpr std::uint8_t kCountMask = 0x7F;
 constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a subgame is one task
                                                            // (init and propagation both)
 
-struct Side {
-    Material material;
-    PositionIndex index;
-    std::vector<std::uint8_t> values;
-};
-
-// One men configuration of one side: its positions are [base, base + size) of that side.
-struct Block {
-    int side = 0;
-    MenConfig men;
-    std::uint64_t base = 0;
-    std::uint64_t local_offset = 0;
-};
-
-struct Subgame {
-    Block blocks[2];
-    int block_count = 1;
-    std::uint64_t size = 0;
-    int partner(int b) const { return block_count == 1 ? 0 : 1 - b; }
-};
-
 struct Scratch {
     std::vector<std::uint8_t> state;    // Value, or kUnknown; plus kCaptureFlag
     std::vector<std::uint8_t> counter;  // king moves whose value is not known yet; kHasDrawFlag
     std::vector<std::uint32_t> queue;
 };
 
-MenConfig flip_men(const MenConfig& men) { return {rotate_board(men.black_men), rotate_board(men.white_men)}; }
-
 class PairSolver {
 public:
-    PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), symmetric_(m.is_symmetric()) {
-        sides_.push_back(make_side(m));
-        if (!symmetric_) sides_.push_back(make_side(m.mirror()));
-        // Men configurations and subgame positions are held in 32 bits.
-        std::uint64_t kings = 0;
-        for (const Side& s : sides_) {
-            if (s.index.men_configs() >> 32) throw std::length_error(m.name() + ": too many men configurations");
-            kings += s.index.king_placements();
-        }
-        if (kings >> 32) throw std::length_error(m.name() + ": too many king placements");
+    PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), layout_(m) {
+        for (int side = 0; side < layout_.side_count(); ++side)
+            values_.emplace_back(layout_.index(side).size(), kUnknown);
     }
 
     std::vector<SolvedMaterial> solve(const ProgressCallback& progress) {
-        const auto levels = configs_by_level();
-        std::uint64_t total = 0, done = 0;
-        for (const Side& s : sides_) total += s.index.size();
-        for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level->size(), 1),
-                              [&](const tbb::blocked_range<std::size_t>& r) {
-                                  for (std::size_t i = r.begin(); i != r.end(); ++i) solve_subgame(make_subgame((*level)[i]));
-                              });
-            for (std::uint32_t c : *level) done += subgame_positions(c);
-            if (progress) progress(static_cast<double>(done) / static_cast<double>(total));
-        }
+        layout_.solve_by_level([&](const Subgame& g) { solve_subgame(g); }, progress);
         std::vector<SolvedMaterial> out;
-        for (Side& s : sides_) out.push_back({s.material, std::move(s.values)});
+        for (int side = 0; side < layout_.side_count(); ++side)
+            out.push_back({layout_.index(side).material(), std::move(values_[side])});
         return out;
     }
 
 private:
-    static Side make_side(const Material& m) {
-        PositionIndex index(m);
-        const std::uint64_t n = index.size();
-        return Side{m, std::move(index), std::vector<std::uint8_t>(n, kUnknown)};
-    }
-
-    int partner_side(int s) const { return symmetric_ ? 0 : 1 - s; }
-
-    std::uint64_t flipped_config(std::uint64_t c) const {
-        return sides_[partner_side(0)].index.men_index(flip_men(sides_[0].index.men_config(c)));
-    }
-
-    // Men configurations of side 0 grouped by advancement; for a symmetric material only the
-    // first of each pair {c, flip(c)}.
-    std::vector<std::vector<std::uint32_t>> configs_by_level() const {
-        const PositionIndex& idx = sides_[0].index;
-        std::vector<std::vector<std::uint32_t>> levels;
-        for (std::uint64_t c = 0; c < idx.men_configs(); ++c) {
-            if (symmetric_ && flipped_config(c) < c) continue;
-            const auto level = static_cast<std::size_t>(men_advancement(idx.men_config(c)));
-            if (levels.size() <= level) levels.resize(level + 1);
-            levels[level].push_back(static_cast<std::uint32_t>(c));
-        }
-        return levels;
-    }
-
-    std::uint64_t subgame_positions(std::uint64_t c) const {
-        const std::uint64_t k0 = sides_[0].index.king_placements();
-        if (symmetric_) return flipped_config(c) == c ? k0 : 2 * k0;
-        return k0 + sides_[1].index.king_placements();
-    }
-
-    Subgame make_subgame(std::uint64_t c) const {
-        Subgame g;
-        const PositionIndex& idx0 = sides_[0].index;
-        g.blocks[0] = Block{0, idx0.men_config(c), c * idx0.king_placements(), 0};
-        g.size = idx0.king_placements();
-        const std::uint64_t fc = flipped_config(c);
-        if (!symmetric_ || fc != c) {
-            const int s1 = partner_side(0);
-            const PositionIndex& idx1 = sides_[s1].index;
-            g.blocks[1] = Block{s1, idx1.men_config(fc), fc * idx1.king_placements(), g.size};
-            g.block_count = 2;
-            g.size += idx1.king_placements();
-        }
-        return g;
-    }
-
-    Position position_at(const Block& b, std::uint64_t k) const {
-        const KingPlacement kings = sides_[b.side].index.king_placement(b.men, k);
-        return Position{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
-                        kings.white_kings | kings.black_kings, Color::White};
-    }
-
     // Value for white of a white-to-move position reached by a man move (a more advanced, solved
     // configuration of the partner side, or a promotion into a finished material).
     Value value_after_man_move(const Position& before, const Position& after, int side) const {
         if (count_bits(after.kings) != count_bits(before.kings)) return finished_.value_after(after);
-        const Side& target = sides_[partner_side(side)];
-        return negate(static_cast<Value>(target.values[target.index.index(flip_colors(after))] & kValueMask));
+        const int target = layout_.partner_side(side);
+        return negate(static_cast<Value>(values_[target][layout_.index(target).index(flip_colors(after))] & kValueMask));
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
@@ -173,40 +80,16 @@ private:
         s.counter[local] = static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0));
     }
 
-    // Every position of the partner block from which a king move leads to `pos`: the side that just
-    // moved (black in pos) slides a king back, and the result is seen from its side.
-    template <typename Visit>
-    void for_each_predecessor(const Subgame& g, int block, const Position& pos, Visit&& visit) const {
-        const Block& pb = g.blocks[g.partner(block)];
-        const PositionIndex& pidx = sides_[pb.side].index;
-        const Bitboard empty = pos.empty();
-        for (Bitboard kings = pos.black & pos.kings; kings; kings &= kings - 1) {
-            const Bitboard king = kings & -kings;
-            for (int step : kDirections) {
-                for (Bitboard to = shift(king, step) & empty; to; to = shift(to, step) & empty) {
-                    const Bitboard black_kings = (pos.black & pos.kings) ^ king ^ to;
-                    // Seen from black: rotate and swap colours.
-                    const KingPlacement flipped{rotate_board(black_kings), rotate_board(pos.white & pos.kings)};
-                    visit(pb.local_offset + pidx.king_index(pb.men, flipped));
-                }
-            }
-        }
-    }
-
-    int block_of(const Subgame& g, std::uint64_t local) const {
-        return (g.block_count == 2 && local >= g.blocks[1].local_offset) ? 1 : 0;
-    }
-
     // Settles the predecessors of a settled position; returns through `settled` those that became
     // losses or wins (draws need not be propagated). Safe to run for several positions at once:
     // states change only from unknown, by compare-and-swap, and counters by atomic decrement.
     template <typename Push>
     void settle_predecessors(const Subgame& g, std::uint32_t local, Scratch& s, Push&& settled) const {
         const Value v = static_cast<Value>(std::atomic_ref(s.state[local]).load(std::memory_order_relaxed) & kValueMask);
-        const int block = block_of(g, local);
+        const int block = g.block_of(local);
         const Block& b = g.blocks[block];
-        const Position pos = position_at(b, local - b.local_offset);
-        for_each_predecessor(g, block, pos, [&](std::uint64_t pred) {
+        const Position pos = layout_.position_at(b, local - b.local_offset);
+        layout_.for_each_predecessor(g, block, pos, [&](std::uint64_t pred) {
             std::atomic_ref state(s.state[pred]);
             if (state.load(std::memory_order_relaxed) != kUnknown) return;
             std::uint8_t expected = kUnknown;
@@ -246,12 +129,12 @@ private:
     }
 
     void init_range(const Block& block, std::uint64_t begin, std::uint64_t end, Scratch& s) const {
-        KingPlacementWalker kings(sides_[block.side].index, block.men, begin);
+        KingPlacementWalker kings(layout_.index(block.side), block.men, begin);
         for (std::uint64_t k = begin; k != end; ++k, kings.next()) init_position(block, k, kings.current(), s);
     }
 
     void init_block(const Block& block, Scratch& s) const {
-        const std::uint64_t n = sides_[block.side].index.king_placements();
+        const std::uint64_t n = layout_.index(block.side).king_placements();
         if (n < kParallelInitThreshold) {
             init_range(block, 0, n, s);
             return;
@@ -276,8 +159,8 @@ private:
         propagate(g, s);
         for (int b = 0; b < g.block_count; ++b) {
             const Block& block = g.blocks[b];
-            const std::uint64_t n = sides_[block.side].index.king_placements();
-            std::uint8_t* out = sides_[block.side].values.data() + block.base;
+            const std::uint64_t n = layout_.index(block.side).king_placements();
+            std::uint8_t* out = values_[block.side].data() + block.base;
             for (std::uint64_t k = 0; k < n; ++k) {
                 const std::uint8_t st = s.state[block.local_offset + k];
                 out[k] = (st & kValueMask) == kUnknown ? static_cast<std::uint8_t>(Value::Draw) | (st & kCaptureFlag) : st;
@@ -286,8 +169,8 @@ private:
     }
 
     const ValueTables& finished_;
-    bool symmetric_;
-    std::vector<Side> sides_;
+    PairLayout layout_;
+    std::vector<std::vector<std::uint8_t>> values_;  // per side: Value or kUnknown, plus kCaptureFlag
 };
 
 }  // namespace

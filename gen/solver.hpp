@@ -12,6 +12,7 @@
 #include <functional>
 #include <vector>
 
+#include "gen/pair_layout.hpp"
 #include "gen/value_tables.hpp"
 
 namespace dtb {
@@ -25,9 +26,6 @@ struct SolvedMaterial {
     Material material;
     std::vector<std::uint8_t> values;
 };
-
-// Called with the fraction done (0..1) now and then, from the calling thread.
-using ProgressCallback = std::function<void(double)>;
 
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a
 // capture or a promotion must be in `finished`. The result does not depend on the thread count.

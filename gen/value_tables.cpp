@@ -5,24 +5,9 @@
 #include "rules/movegen.hpp"
 
 namespace dtb {
-namespace {
-
-constexpr int kMaxPerKind = 15;  // four nibbles make the table key
-
-}  // namespace
-
-ValueTables::ValueTables() : entries_(std::size_t{1} << 16) {}
-
-std::size_t ValueTables::key(const Material& m) {
-    if (m.white_men > kMaxPerKind || m.white_kings > kMaxPerKind || m.black_men > kMaxPerKind ||
-        m.black_kings > kMaxPerKind)
-        throw std::out_of_range("material " + m.name() + " is too large for dtb gen");
-    return static_cast<std::size_t>(m.white_men | m.white_kings << 4 | m.black_men << 8 | m.black_kings << 12);
-}
-
 void ValueTables::add(const Material& m, PackedValues values) {
     bytes_ += values.bytes();
-    entries_[key(m)] = std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values)});
+    entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values)}));
 }
 
 Value ValueTables::value_of(const Position& any) const {

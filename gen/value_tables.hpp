@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "gen/material_map.hpp"
+
 #include "index/position_index.hpp"
 #include "probe/format.hpp"
 
@@ -32,7 +34,6 @@ private:
 // thread-safe and happens between parallel phases).
 class ValueTables {
 public:
-    ValueTables();
 
     bool contains(const Material& m) const { return slot(m) != nullptr; }
     void add(const Material& m, PackedValues values);
@@ -54,10 +55,9 @@ private:
         PositionIndex index;
         PackedValues values;
     };
-    static std::size_t key(const Material& m);
-    const Entry* slot(const Material& m) const { return entries_[key(m)].get(); }
+    const Entry* slot(const Material& m) const { return entries_.find(m); }
 
-    std::vector<std::unique_ptr<Entry>> entries_;
+    MaterialMap<Entry> entries_;
     std::uint64_t bytes_ = 0;
 };
 

@@ -1,0 +1,97 @@
+// Distance to win (DTW): for a won or lost position, the number of plies until the game ends (the
+// losing side has no piece or no legal move) when the winner takes the shortest way and the loser
+// the longest, counted through captures and promotions into other materials.
+//
+// A DTW is given for the side to move: odd for a win, even for a loss, 0 for a side that has no
+// legal move (it has lost), kDtwDraw for a draw. Capture positions carry their exact DTW too.
+//
+// solve_dtw_pair works like solve_material_pair (see solver.hpp): one men configuration of a
+// material together with the flipped configuration of its mirror, from the most advanced
+// configurations down. Inside such a subgame the positions settle in increasing DTW (a bucket
+// queue: every step costs one ply); the WDL values, already known, say which positions are wins
+// and losses, and the solver checks that the distances agree with them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gen/material_map.hpp"
+
+#include "gen/solver.hpp"
+#include "gen/value_tables.hpp"
+
+namespace dtb {
+
+using Dtw = std::uint16_t;
+inline constexpr Dtw kDtwDraw = 0xFFFF;  // also the largest DTW + 1: longer distances are refused
+
+constexpr bool dtw_is_win(Dtw d) { return d != kDtwDraw && (d & 1) != 0; }
+constexpr bool dtw_is_loss(Dtw d) { return d != kDtwDraw && (d & 1) == 0; }
+constexpr Value dtw_value(Dtw d) { return d == kDtwDraw ? Value::Draw : (d & 1) ? Value::Win : Value::Loss; }
+
+// The DTW of a position from the DTWs of the positions after each of its legal moves (each for
+// the opponent, who is then to move): the shortest way into a lost position for the opponent,
+// else a draw if there is one, else the longest way. No move at all: 0.
+class DtwBest {
+public:
+    void add(Dtw after);
+    Dtw result() const;
+
+private:
+    Dtw shortest_loss_ = kDtwDraw;  // smallest even DTW after a move
+    Dtw longest_win_ = 0;           // largest odd DTW after a move
+    bool any_move_ = false;
+    bool any_draw_ = false;
+};
+
+// 1 + d; throws std::overflow_error when that no longer fits below kDtwDraw.
+Dtw dtw_plus_one(Dtw d);
+
+// DTW of a solved material: one Dtw per position of PositionIndex(material), white to move.
+struct DtwMaterial {
+    Material material;
+    std::vector<Dtw> dtw;
+};
+
+// In-memory DTW of finished materials. Lookups are lock-free; adding is not thread-safe and
+// happens between parallel phases.
+class DtwTables {
+public:
+
+    bool contains(const Material& m) const { return slot(m) != nullptr; }
+    void add(const Material& m, std::vector<Dtw> dtw);
+    // The DTWs of a material by position index (white to move); null if it was not added.
+    const std::vector<Dtw>* table(const Material& m) const;
+    std::uint64_t bytes() const { return bytes_; }
+
+    // DTW for the side to move, either colour; 0 when the side to move has no piece left.
+    Dtw dtw_of(const Position& pos) const;
+
+    // DTW for the side to move in `after` (apply_move's result, the opponent of the side that
+    // moved): 0 when the move took its last piece.
+    Dtw dtw_after(const Position& after) const { return dtw_of(after); }
+
+    // DTW of a white-to-move position where white must capture: every capture looked up in
+    // (smaller) finished materials.
+    Dtw resolve_captures(const Position& white_to_move) const;
+
+private:
+    struct Entry {
+        PositionIndex index;
+        std::vector<Dtw> dtw;
+    };
+    const Entry* slot(const Material& m) const { return entries_.find(m); }
+
+    MaterialMap<Entry> entries_;
+    std::uint64_t bytes_ = 0;
+};
+
+// DTW of `material` and, unless it is its own mirror, of its mirror (in that order).
+// `wdl` holds the values of both and of every material a capture or promotion leads to; `finished`
+// holds the DTW of the latter. Throws std::logic_error if the distances contradict `wdl`.
+// The result does not depend on the thread count.
+std::vector<DtwMaterial> solve_dtw_pair(const Material& material, const ValueTables& wdl, const DtwTables& finished,
+                                        const ProgressCallback& progress = {});
+
+}  // namespace dtb

@@ -1,0 +1,64 @@
+#include "gen/pair_layout.hpp"
+
+#include <stdexcept>
+
+namespace dtb {
+
+PairLayout::PairLayout(const Material& m) : symmetric_(m.is_symmetric()) {
+    indexes_.emplace_back(m);
+    if (!symmetric_) indexes_.emplace_back(m.mirror());
+    std::uint64_t kings = 0;
+    for (const PositionIndex& idx : indexes_) {
+        if (idx.men_configs() >> 32) throw std::length_error(m.name() + ": too many men configurations");
+        kings += idx.king_placements();
+    }
+    if (kings >> 32) throw std::length_error(m.name() + ": too many king placements");
+}
+
+std::uint64_t PairLayout::total_positions() const {
+    std::uint64_t total = 0;
+    for (const PositionIndex& idx : indexes_) total += idx.size();
+    return total;
+}
+
+std::uint32_t PairLayout::flipped_config(std::uint32_t c) const {
+    const MenConfig men = indexes_[0].men_config(c);
+    return static_cast<std::uint32_t>(
+        indexes_[partner_side(0)].men_index({rotate_board(men.black_men), rotate_board(men.white_men)}));
+}
+
+std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {
+    const PositionIndex& idx = indexes_[0];
+    std::vector<std::vector<std::uint32_t>> levels;
+    for (std::uint32_t c = 0; c < idx.men_configs(); ++c) {
+        if (symmetric_ && flipped_config(c) < c) continue;
+        const auto level = static_cast<std::size_t>(men_advancement(idx.men_config(c)));
+        if (levels.size() <= level) levels.resize(level + 1);
+        levels[level].push_back(c);
+    }
+    return levels;
+}
+
+Subgame PairLayout::subgame(std::uint32_t c) const {
+    Subgame g;
+    const PositionIndex& idx0 = indexes_[0];
+    g.blocks[0] = Block{0, idx0.men_config(c), c * idx0.king_placements(), 0};
+    g.size = idx0.king_placements();
+    const std::uint32_t fc = flipped_config(c);
+    if (!symmetric_ || fc != c) {
+        const int s1 = partner_side(0);
+        const PositionIndex& idx1 = indexes_[s1];
+        g.blocks[1] = Block{s1, idx1.men_config(fc), fc * idx1.king_placements(), g.size};
+        g.block_count = 2;
+        g.size += idx1.king_placements();
+    }
+    return g;
+}
+
+Position PairLayout::position_at(const Block& b, std::uint64_t k) const {
+    const KingPlacement kings = indexes_[b.side].king_placement(b.men, k);
+    return Position{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
+                    kings.white_kings | kings.black_kings, Color::White};
+}
+
+}  // namespace dtb

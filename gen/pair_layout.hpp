@@ -1,0 +1,96 @@
+// How a material and its colour mirror are split into subgames, shared by the WDL and DTW solvers.
+//
+// A subgame is one men configuration c of the material (side 0) together with flip(c) of the
+// mirror (side 1; side 0 again when the material is its own mirror): a king move from one lands
+// in the other, a man move leaves the subgame for a more advanced configuration. Subgames are
+// solved level by level, from the most advanced men down (see men_advancement), and the subgames
+// of one level are independent. Positions of a subgame are numbered locally: block 0 first, then
+// block 1, each by king index.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+#include "index/position_index.hpp"
+
+namespace dtb {
+
+// Called with the fraction done (0..1) now and then, from the calling thread.
+using ProgressCallback = std::function<void(double)>;
+
+// One men configuration of one side: its positions are [base, base + king placements) there.
+struct Block {
+    int side = 0;
+    MenConfig men;
+    std::uint64_t base = 0;
+    std::uint64_t local_offset = 0;
+};
+
+struct Subgame {
+    Block blocks[2];
+    int block_count = 1;
+    std::uint64_t size = 0;
+    int partner(int b) const { return block_count == 1 ? 0 : 1 - b; }
+    int block_of(std::uint64_t local) const { return block_count == 2 && local >= blocks[1].local_offset ? 1 : 0; }
+};
+
+class PairLayout {
+public:
+    // Throws std::length_error when local numbers would not fit in 32 bits.
+    explicit PairLayout(const Material& m);
+
+    int side_count() const { return static_cast<int>(indexes_.size()); }
+    const PositionIndex& index(int side) const { return indexes_[side]; }
+    int partner_side(int side) const { return symmetric_ ? 0 : 1 - side; }
+    std::uint64_t total_positions() const;
+
+    Subgame subgame(std::uint32_t config) const;
+    Position position_at(const Block& b, std::uint64_t king_index) const;
+
+    // Runs solve(subgame) on every subgame: levels in order, the subgames of a level in parallel.
+    template <typename Solve>
+    void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
+        const auto levels = configs_by_level();
+        std::uint64_t done = 0;
+        for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level->size(), 1), [&](const auto& r) {
+                for (std::size_t i = r.begin(); i != r.end(); ++i) solve(subgame((*level)[i]));
+            });
+            for (std::uint32_t c : *level) done += subgame(c).size;
+            if (progress) progress(static_cast<double>(done) / static_cast<double>(total_positions()));
+        }
+    }
+
+    // Every position of the partner block from which a king move leads to `pos` (of `block`): the
+    // side that just moved (black in pos) slides a king back, and the result is seen from its side.
+    template <typename Visit>
+    void for_each_predecessor(const Subgame& g, int block, const Position& pos, Visit&& visit) const {
+        const Block& pb = g.blocks[g.partner(block)];
+        const PositionIndex& pidx = indexes_[pb.side];
+        const Bitboard empty = pos.empty();
+        const Bitboard black_kings = pos.black & pos.kings;
+        for (Bitboard kings = black_kings; kings; kings &= kings - 1) {
+            const Bitboard king = kings & -kings;
+            for (int step : kDirections) {
+                for (Bitboard to = shift(king, step) & empty; to; to = shift(to, step) & empty) {
+                    const KingPlacement flipped{rotate_board(black_kings ^ king ^ to), rotate_board(pos.white & pos.kings)};
+                    visit(pb.local_offset + pidx.king_index(pb.men, flipped));
+                }
+            }
+        }
+    }
+
+private:
+    std::uint32_t flipped_config(std::uint32_t c) const;
+    // Men configurations of side 0 by advancement; for a symmetric material only the first of
+    // each pair {c, flip(c)}.
+    std::vector<std::vector<std::uint32_t>> configs_by_level() const;
+
+    bool symmetric_;
+    std::vector<PositionIndex> indexes_;
+};
+
+}  // namespace dtb

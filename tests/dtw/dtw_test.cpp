@@ -1,0 +1,172 @@
+// The DTW solver against published longest wins and its own definition (2 and 3 pieces).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <tbb/global_control.h>
+
+#include "gen/dtw_solver.hpp"
+#include "rules/fen.hpp"
+#include "rules/movegen.hpp"
+
+namespace dtb {
+namespace {
+
+struct SolvedTables {
+    ValueTables wdl;
+    DtwTables dtw;
+};
+
+// Builds WDL and DTW for every material of up to `pieces` pieces in memory, in build order.
+SolvedTables solve_all_dtw(int pieces) {
+    SolvedTables t;
+    for (const Material& m : materials_in_build_order(pieces)) {
+        if (t.wdl.contains(m)) continue;
+        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) {
+            PackedValues packed(s.values.size());
+            for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
+            t.wdl.add(s.material, std::move(packed));
+        }
+        for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
+    }
+    return t;
+}
+
+// Solved once for the whole suite (well under a second in Release).
+class DtwTest : public ::testing::Test {
+protected:
+    static const SolvedTables& tables() {
+        static const SolvedTables solved = solve_all_dtw(3);
+        return solved;
+    }
+    static const DtwTables& dtw() { return tables().dtw; }
+    static const ValueTables& wdl() { return tables().wdl; }
+};
+
+// The longest win (largest odd DTW) among the white-to-move positions of a material.
+Dtw longest_win(const DtwTables& tables, const Material& m) {
+    Dtw longest = 0;
+    for (const Dtw d : *tables.table(m))
+        if (dtw_is_win(d)) longest = std::max(longest, d);
+    return longest;
+}
+
+struct PublishedWin {
+    const char* fen;
+    Dtw plies;
+    bool longest_of_material;
+};
+
+// Grimminck's statistics of the 2- and 3-piece endings: the longest win of each material, white
+// to move, in plies; and one further long win of MvMM.
+constexpr PublishedWin kPublishedWins[] = {
+    {"W:W33:B2", 17, true},        {"W:WK42:B22", 7, true},      {"W:W10:BK46", 3, true},
+    {"W:WK10:BK5", 3, true},       {"W:W40,44:B3", 23, true},    {"W:WK2,11:B45", 11, true},
+    {"W:WK7,K30:B45", 9, true},    {"W:W6,7:BK45", 7, true},     {"W:WK2,6:BK50", 9, true},
+    {"W:WK1,K7:BK50", 7, true},    {"W:W21:B3,4", 33, true},     {"W:WK38:B4,18", 27, true},
+    {"W:W18:B5,K23", 17, true},    {"W:WK26:B23,K42", 9, true},  {"W:W14:BK10,K46", 3, true},
+    {"W:WK10:BK5,K23", 3, true},   {"W:W23:B5,6", 29, false},
+};
+
+TEST_F(DtwTest, PublishedLongestWins) {
+    for (const PublishedWin& w : kPublishedWins) {
+        const Position p = parse_fen(w.fen);
+        EXPECT_EQ(dtw().dtw_of(p), w.plies) << w.fen;
+        EXPECT_EQ(dtw().dtw_of(flip_colors(p)), w.plies) << w.fen << " seen from black";
+        if (w.longest_of_material) {
+            EXPECT_EQ(longest_win(dtw(), material_of(p)), w.plies) << w.fen << ": longest win of " << material_of(p).name();
+        }
+    }
+}
+
+TEST_F(DtwTest, KingAgainstKing) {
+    // White's king must step along the long diagonal and is taken: two plies.
+    EXPECT_EQ(dtw().dtw_of(parse_fen("W:WK46:BK5")), 2);
+    EXPECT_EQ(dtw().dtw_of(parse_fen("B:WK5:BK46")), 2);
+    // A capture that takes the last piece ends the game at once.
+    EXPECT_EQ(dtw().dtw_of(parse_fen("W:WK46:BK41")), 1);
+    EXPECT_EQ(dtw().dtw_of(parse_fen("W:WK1:BK50")), kDtwDraw);
+}
+
+TEST_F(DtwTest, SideWithoutLegalMoveHasLostAlready) {
+    EXPECT_EQ(dtw().dtw_of(parse_fen("W:W6:BK1")), 0);
+    EXPECT_EQ(dtw().dtw_of(parse_fen("B:WK50,K35:B45")), 0);
+    // A move that took black's last piece: black, to move, has lost.
+    EXPECT_EQ(dtw().dtw_after(parse_fen("B:W6:B")), 0);
+}
+
+// Every position up to 3 pieces, from the definition: a win is 1 + the shortest successor lost
+// for the opponent, a loss 1 + the longest successor, no move 0; wins odd, losses even, and the
+// classes those give agree with the WDL tables.
+TEST_F(DtwTest, ConsistentWithSuccessorsUpToThreePieces) {
+    for (const Material& m : materials_in_build_order(3)) {
+        const PositionIndex index(m);
+        const std::vector<Dtw>& table = *dtw().table(m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position p = index.position(i);
+            Dtw shortest_loss = kDtwDraw, longest_win = 0;
+            bool any_draw = false;
+            const MoveList moves = generate_moves(p);
+            for (const Move& mv : moves) {
+                const Dtw after = dtw().dtw_after(apply_move(p, mv));
+                if (after == kDtwDraw)
+                    any_draw = true;
+                else if (after % 2 == 0)
+                    shortest_loss = std::min(shortest_loss, after);
+                else
+                    longest_win = std::max(longest_win, after);
+            }
+            Dtw expected = kDtwDraw;
+            if (moves.empty())
+                expected = 0;
+            else if (shortest_loss != kDtwDraw)
+                expected = static_cast<Dtw>(shortest_loss + 1);
+            else if (!any_draw)
+                expected = static_cast<Dtw>(longest_win + 1);
+            ASSERT_EQ(table[i], expected) << to_fen(p);
+            ASSERT_EQ(dtw_value(table[i]), wdl().value_of(p)) << to_fen(p);
+        }
+    }
+}
+
+TEST_F(DtwTest, SameResultWithOneThread) {
+    const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+    for (const Material& m : materials_in_build_order(3)) {
+        if (m.pieces() < 3 || m > m.mirror()) continue;
+        for (const DtwMaterial& d : solve_dtw_pair(m, wdl(), dtw()))
+            EXPECT_EQ(d.dtw, *dtw().table(d.material)) << d.material.name();
+    }
+}
+
+// A WDL table that calls a lost position drawn leaves the winning moves into it without a
+// finite distance: the solver refuses it rather than return distances.
+TEST(DtwSolver, RefusesInconsistentWdlValues) {
+    const Material kvk{0, 1, 0, 1};
+    ValueTables wdl;
+    const std::vector<SolvedMaterial> solved = solve_material_pair(kvk, wdl);
+    ASSERT_EQ(solved.size(), 1u);
+    const PositionIndex index(kvk);
+    const std::uint64_t trapped = index.index(parse_fen("W:WK46:BK5"));
+    PackedValues packed(index.size());
+    for (std::uint64_t i = 0; i < index.size(); ++i)
+        packed.set(i, i == trapped ? Value::Draw : static_cast<Value>(solved[0].values[i] & kValueMask));
+    wdl.add(kvk, std::move(packed));
+    EXPECT_THROW(solve_dtw_pair(kvk, wdl, DtwTables{}), std::logic_error);
+}
+
+TEST(DtwBest, CombinesSuccessors) {
+    DtwBest none;
+    EXPECT_EQ(none.result(), 0);
+    DtwBest mixed;
+    for (Dtw d : {Dtw{5}, kDtwDraw, Dtw{8}, Dtw{2}}) mixed.add(d);
+    EXPECT_EQ(mixed.result(), 3);
+    DtwBest drawn;
+    for (Dtw d : {Dtw{5}, kDtwDraw}) drawn.add(d);
+    EXPECT_EQ(drawn.result(), kDtwDraw);
+    DtwBest lost;
+    for (Dtw d : {Dtw{5}, Dtw{1}, Dtw{9}}) lost.add(d);
+    EXPECT_EQ(lost.result(), 10);
+}
+
+}  // namespace
+}  // namespace dtb
