@@ -14,3 +14,9 @@ target_link_libraries(draw_rules_tests PRIVATE dtb_adjudicate GTest::gtest_main)
 target_compile_definitions(draw_rules_tests PRIVATE
   DTB_PDN_TEST_DATA="${DTB_PDN_TEST_DATA}" DTB_SAMPLES_DIR="${DTB_SAMPLES_DIR}")
 gtest_discover_tests(draw_rules_tests DISCOVERY_TIMEOUT 60)
+
+# The game analysis, against databases solved in memory.
+add_executable(adjudicator_tests ${CMAKE_CURRENT_LIST_DIR}/adjudicate/adjudicator_test.cpp)
+target_include_directories(adjudicator_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(adjudicator_tests PRIVATE dtb_adjudicate dtb_gen GTest::gtest_main GTest::gmock)
+gtest_discover_tests(adjudicator_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS adjudicate)

@@ -1,0 +1,67 @@
+// Checks a game against perfect play and the FMJD draw rules: where the theoretical value changed,
+// which draw rules came into force, and whether the recorded result is consistent with both.
+// The tablebase is reached through an Oracle, so that the analysis does not depend on how values
+// are stored (files, memory) and a distance to win can be supplied where one is known.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adjudicate/draw_rules.hpp"
+#include "probe/format.hpp"
+#include "rules/pdn.hpp"
+
+namespace dtb {
+
+// What the databases say of a position, for the side to move. Value::Unknown: beyond the
+// databases (or a file is unavailable). dtw: plies to the end of the game, when known.
+struct Assessment {
+    Value value = Value::Unknown;
+    std::optional<int> dtw;
+};
+using Oracle = std::function<Assessment(const Position&)>;
+
+// A move after which the player who made it is worse off under perfect play.
+struct ValueChange {
+    int ply = 0;          // index of the move in the game
+    int move_number = 0;  // as numbered in the game
+    std::string move;     // as written in the game
+    std::string fen;      // the position the move was played in
+    Value before = Value::Unknown;  // for the player to move, before the move
+    Value after = Value::Unknown;   // for the same player, after the move
+    std::optional<int> dtw_before;  // of the position before, when known
+};
+
+// A draw rule whose count started, or that declared the game drawn.
+struct RuleEvent {
+    DrawRule rule = DrawRule::Repetition;
+    int ply = 0;  // the count started, or the draw was declared, after this many moves
+    bool draw = false;
+    int plies_allowed = 0;  // for a count that started: plies it allows
+};
+
+enum class Consistency { Consistent, Inconsistent, Undecided };
+const char* to_string(Consistency c);  // "consistent", "inconsistent", "undecided"
+
+struct GameAnalysis {
+    std::string white, black;  // players, from the tags
+    std::string result;        // as recorded ("2-0", "1-1", ...; "" when none)
+    int plies = 0;             // moves read
+    // First position of the game within the databases.
+    std::optional<int> first_known_ply;
+    std::string first_known_fen;
+    Assessment first_known;
+    std::vector<ValueChange> changes;
+    std::vector<RuleEvent> rules;
+    Consistency consistency = Consistency::Undecided;
+    std::string explanation;      // one sentence, e.g. "after 54. 18-12 white wins in 13 plies, ..."
+    std::optional<PdnError> error;  // the game could not be read to its end
+};
+
+// Analyses a game read from PDN. Games that stopped on an error are analysed up to it, and the
+// verdict is Undecided.
+GameAnalysis analyse_game(const PdnGame& game, const Oracle& oracle);
+
+}  // namespace dtb
