@@ -51,10 +51,16 @@ step_probe() {
     "W:WK46:BK5" "W:WK2,6:BK50" "W:W33:B2" "B:W27,28:BK25" "W:W23:B5,6"
 }
 
+step_adjudicate() {
+  section "adjudicating the sample games in samples/sample.pdn"
+  "$DTB" adjudicate --db "$DB_DIR" samples/sample.pdn
+}
+
 step_build
 step_moves
 step_perft
 step_gen
 step_stats
 step_probe
+step_adjudicate
 section "done"

@@ -20,3 +20,7 @@ add_executable(adjudicator_tests ${CMAKE_CURRENT_LIST_DIR}/adjudicate/adjudicato
 target_include_directories(adjudicator_tests PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(adjudicator_tests PRIVATE dtb_adjudicate dtb_gen GTest::gtest_main GTest::gmock)
 gtest_discover_tests(adjudicator_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS adjudicate)
+
+add_test(NAME adjudicate_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/adjudicate/cli_test.sh $<TARGET_FILE:dtb>
+  ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_LIST_DIR}/../samples)
+set_tests_properties(adjudicate_cli PROPERTIES FIXTURES_REQUIRED db4 LABELS adjudicate)

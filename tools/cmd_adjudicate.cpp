@@ -1,0 +1,162 @@
+// `dtb adjudicate`: checks the results of PDN games against the databases and the draw rules.
+#include <atomic>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include <tbb/parallel_for.h>
+#include <unistd.h>
+
+#include "adjudicate/adjudicator.hpp"
+#include "probe/tablebase.hpp"
+#include "tools/commands.hpp"
+#include "tools/json.hpp"
+
+namespace dtb::cli {
+namespace {
+
+struct AdjudicateOptions {
+    std::string db;
+    std::vector<std::string> files;
+    bool json = false;
+    std::size_t cache_mb = 256;
+};
+
+struct GameJob {
+    std::string file;
+    int index = 0;  // within its file, from 1
+    PdnGame game;
+    GameAnalysis analysis;
+};
+
+Oracle oracle_of(const Tablebase& tb) {
+    return [&tb](const Position& pos) {
+        Assessment a;
+        a.value = tb.probe_wdl(pos).value;
+        return a;
+    };
+}
+
+// "at the start" or "after 12. 32-28".
+std::string ply_name(const PdnGame& g, int ply) {
+    if (ply == 0) return "at the start";
+    const PdnMove& m = g.moves[static_cast<std::size_t>(ply - 1)];
+    return "after " + std::to_string(m.number) + (m.before.side_to_move == Color::Black ? "... " : ". ") + m.text;
+}
+
+void print_text(std::ostream& out, const GameJob& job) {
+    const GameAnalysis& a = job.analysis;
+    out << job.file << " game " << job.index << ": " << (a.white.empty() ? "?" : a.white) << " - "
+        << (a.black.empty() ? "?" : a.black) << ", " << (a.result.empty() ? "no result" : a.result) << ", " << a.plies
+        << " plies\n";
+    if (a.error) out << "  error: " << a.error->to_string() << '\n';
+    if (a.first_known_ply)
+        out << "  first position in the databases: " << ply_name(job.game, *a.first_known_ply) << ", "
+            << a.first_known_fen << ", " << value_name(a.first_known.value) << " for the side to move"
+            << (a.first_known.dtw ? " in " + std::to_string(*a.first_known.dtw) + " plies" : "") << '\n';
+    else
+        out << "  no position of the game is in the databases\n";
+    for (const ValueChange& c : a.changes)
+        out << "  value changed by " << c.move_number << (c.fen[0] == 'B' ? "... " : ". ") << c.move << " in " << c.fen
+            << ": " << value_name(c.before) << " -> " << value_name(c.after)
+            << (c.dtw_before ? " (it won in " + std::to_string(*c.dtw_before) + " plies)" : "") << '\n';
+    for (const RuleEvent& e : a.rules)
+        out << "  rule " << to_string(e.rule) << (e.draw ? ": draw declared " : ": count starts ") << ply_name(job.game, e.ply) << (e.draw ? "" : " (" + std::to_string(e.plies_allowed) + " plies)") << '\n';
+    out << "  verdict: " << to_string(a.consistency) << ": " << a.explanation << "\n\n";
+}
+
+void print_json(std::ostream& out, const GameJob& job) {
+    const GameAnalysis& a = job.analysis;
+    out << "{\"file\":" << json_string(job.file) << ",\"game\":" << job.index << ",\"white\":" << json_string(a.white)
+        << ",\"black\":" << json_string(a.black) << ",\"result\":" << json_string(a.result) << ",\"plies\":" << a.plies;
+    if (a.error) out << ",\"error\":" << json_string(a.error->to_string());
+    if (a.first_known_ply) {
+        out << ",\"first_known\":{\"ply\":" << *a.first_known_ply << ",\"fen\":" << json_string(a.first_known_fen)
+            << ",\"value\":\"" << value_name(a.first_known.value) << '"';
+        if (a.first_known.dtw) out << ",\"dtw\":" << *a.first_known.dtw;
+        out << '}';
+    }
+    out << ",\"changes\":[";
+    for (std::size_t i = 0; i < a.changes.size(); ++i) {
+        const ValueChange& c = a.changes[i];
+        out << (i ? "," : "") << "{\"ply\":" << c.ply << ",\"move\":" << json_string(c.move) << ",\"fen\":"
+            << json_string(c.fen) << ",\"before\":\"" << value_name(c.before) << "\",\"after\":\"" << value_name(c.after)
+            << '"' << (c.dtw_before ? ",\"dtw_before\":" + std::to_string(*c.dtw_before) : "") << '}';
+    }
+    out << "],\"rules\":[";
+    for (std::size_t i = 0; i < a.rules.size(); ++i) {
+        const RuleEvent& e = a.rules[i];
+        out << (i ? "," : "") << "{\"rule\":" << json_string(to_string(e.rule)) << ",\"ply\":" << e.ply
+            << ",\"event\":\"" << (e.draw ? "draw" : "count") << '"'
+            << (e.draw ? "" : ",\"plies_allowed\":" + std::to_string(e.plies_allowed)) << '}';
+    }
+    out << "],\"verdict\":\"" << to_string(a.consistency) << "\",\"explanation\":" << json_string(a.explanation)
+        << "}\n";
+}
+
+// Reads every file; an unreadable one is reported and left out.
+std::vector<GameJob> read_games(const std::vector<std::string>& files, bool& unreadable) {
+    std::vector<GameJob> jobs;
+    for (const std::string& file : files) {
+        try {
+            int index = 0;
+            for (PdnGame& g : read_pdn_file(file)) jobs.push_back({file, ++index, std::move(g), {}});
+        } catch (const std::exception& e) {
+            std::cerr << "dtb: " << e.what() << '\n';
+            unreadable = true;
+        }
+    }
+    return jobs;
+}
+
+int run_adjudicate(const AdjudicateOptions& o) {
+    TablebaseOptions topts;
+    topts.cache_mb = o.cache_mb;
+    topts.log = [](std::string_view message) { std::cerr << "dtb: " << message << '\n'; };
+    const Tablebase tb(o.db, topts);
+    bool unreadable = false;
+    std::vector<GameJob> jobs = read_games(o.files, unreadable);
+    const Oracle oracle = oracle_of(tb);
+    const bool terminal = ::isatty(STDERR_FILENO) != 0;
+    std::atomic<std::size_t> done{0};
+    std::mutex progress_mutex;
+    tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {
+        jobs[i].analysis = analyse_game(jobs[i].game, oracle);
+        const std::size_t n = ++done;
+        if (terminal) {
+            const std::lock_guard lock(progress_mutex);
+            std::cerr << "\r" << n << "/" << jobs.size() << " games" << std::flush;
+        }
+    });
+    if (terminal && !jobs.empty()) std::cerr << "\r\033[K";
+    std::size_t counts[3] = {0, 0, 0}, errors = 0;
+    for (const GameJob& job : jobs) {
+        o.json ? print_json(std::cout, job) : print_text(std::cout, job);
+        ++counts[static_cast<int>(job.analysis.consistency)];
+        errors += job.analysis.error.has_value();
+    }
+    std::cerr << jobs.size() << " games: " << counts[0] << " consistent, " << counts[1] << " inconsistent, "
+              << counts[2] << " undecided, " << errors << " with reading errors\n";
+    if (unreadable) return kExitUsage;
+    return counts[static_cast<int>(Consistency::Inconsistent)] + errors > 0 ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+void add_adjudicate_commands(CLI::App& app, Runner& run) {
+    auto o = std::make_shared<AdjudicateOptions>();
+    auto* cmd = app.add_subcommand("adjudicate", "Check the results of PDN games against the databases and the FMJD draw rules");
+    cmd->add_option("-d,--db", o->db, "Database folder")->required();
+    cmd->add_option("files", o->files, "PDN files")->required();
+    cmd->add_flag("--json", o->json, "One JSON object per game instead of text");
+    cmd->add_option("--cache-mb", o->cache_mb, "Block cache size in MiB")->capture_default_str();
+    cmd->footer(
+        "For each game: players, result, moves; the first position within the databases and its value; every move "
+        "that changed the theoretical value; every draw rule that came into force; and whether the recorded result "
+        "is consistent with perfect play and the rules. Exit code 0 when no game is inconsistent or unreadable, 1 "
+        "otherwise, 2 for an unreadable file, 3 for an unusable database folder.");
+    cmd->callback([&run, o] { run = [o] { return run_adjudicate(*o); }; });
+}
+
+}  // namespace dtb::cli
