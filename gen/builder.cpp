@@ -43,6 +43,7 @@ private:
 };
 
 bool has_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::wdl_file_name(m)); }
+bool has_dtw_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::dtw_file_name(m)); }
 
 // Refuses folders holding files this version cannot read or extend, before any work is done.
 void check_existing_files(const fs::path& dir) {
@@ -52,9 +53,12 @@ void check_existing_files(const fs::path& dir) {
             fs::remove(p);  // left by a killed build; never a finished file
             continue;
         }
-        if (p.extension() != format::kWdlSuffix) continue;
-        const TableFile file(p);  // throws TableError naming the file and the problem
-        if (format::wdl_file_name(file.header().material) != p.filename())
+        const bool dtw = p.extension() == format::kDtwSuffix;
+        if (p.extension() != format::kWdlSuffix && !dtw) continue;
+        // Throws TableError naming the file and the problem.
+        const TableFile file(p, dtw ? format::FileKind::Dtw : format::FileKind::Wdl);
+        const Material& m = file.header().material;
+        if ((dtw ? format::dtw_file_name(m) : format::wdl_file_name(m)) != p.filename())
             throw TableError(p.string() + ": holds material " + file.header().material.name());
     }
 }
@@ -67,6 +71,15 @@ std::string summary_line(const WrittenFile& f, double seconds) {
                   h.material.name().c_str(), static_cast<unsigned long long>(h.positions),
                   static_cast<unsigned long long>(h.captures), static_cast<unsigned long long>(h.wins),
                   static_cast<unsigned long long>(h.draws), static_cast<unsigned long long>(h.losses), seconds,
+                  static_cast<unsigned long long>(f.bytes));
+    return buf;
+}
+
+std::string dtw_summary_line(const WrittenFile& f, double seconds) {
+    const format::Header& h = f.header;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%-10s dtw longest %u seconds %.1f bytes %llu",
+                  format::dtw_file_name(h.material).c_str(), h.max_dtw, seconds,
                   static_cast<unsigned long long>(f.bytes));
     return buf;
 }
@@ -93,8 +106,9 @@ public:
             if (done.count(m)) continue;
             done.insert(m);
             done.insert(m.mirror());
-            if (has_file(options_.dir, m) && has_file(options_.dir, m.mirror())) continue;
-            solve_and_write(m, i, plan.size());
+            if (!has_file(options_.dir, m) || !has_file(options_.dir, m.mirror())) solve_and_write(m, i, plan.size());
+            if (options_.dtw && (!has_dtw_file(options_.dir, m) || !has_dtw_file(options_.dir, m.mirror())))
+                solve_dtw_and_write(m, i, plan.size());
         }
         progress_.finish();
     }
@@ -106,16 +120,49 @@ private:
         load_finished(options_.dir, m, tables_);
     }
 
-    void solve_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
-        for (const Material& side : {m, m.mirror()})
-            for (const Material& s : successor_materials(side)) ensure_loaded(s);
-        const auto start = std::chrono::steady_clock::now();
+    // DTW of m for the materials built after it: from memory, else from its .dtw file.
+    void ensure_dtw_loaded(const Material& m) {
+        if (dtw_.contains(m)) return;
+        for (const Material& s : successor_materials(m)) ensure_dtw_loaded(s);
+        ensure_loaded(m);
+        load_finished_dtw(options_.dir, m, tables_, dtw_);
+    }
+
+    static std::string label_of(const Material& m, std::size_t position, std::size_t plan_size) {
+        // Appended piece by piece: "[" + std::string&& trips a false -Wrestrict in GCC 12.
         std::string label = "[";
         label += std::to_string(position + 1);
         label += '/';
         label += std::to_string(plan_size);
         label += "] ";
         label += m.name();
+        return label;
+    }
+
+    void solve_dtw_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
+        for (const Material& side : {m, m.mirror()}) {
+            ensure_loaded(side);
+            for (const Material& s : successor_materials(side)) ensure_dtw_loaded(s);
+        }
+        const auto start = std::chrono::steady_clock::now();
+        const std::string label = label_of(m, position, plan_size);
+        auto solved = solve_dtw_pair(m, tables_, dtw_, [&](double f) { progress_.update(label + " dtw", f); });
+        for (DtwMaterial& d : solved) {
+            if (!has_dtw_file(options_.dir, d.material)) {
+                const WrittenFile written = write_dtw_file(options_.dir, d, options_.write);
+                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                progress_.finish();
+                log_ << dtw_summary_line(written, seconds) << '\n' << std::flush;
+            }
+            if (!dtw_.contains(d.material)) dtw_.add(d.material, std::move(d.dtw));
+        }
+    }
+
+    void solve_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
+        for (const Material& side : {m, m.mirror()})
+            for (const Material& s : successor_materials(side)) ensure_loaded(s);
+        const auto start = std::chrono::steady_clock::now();
+        const std::string label = label_of(m, position, plan_size);
         auto solved = solve_material_pair(m, tables_, [&](double f) { progress_.update(label + " solving", f); });
         for (const SolvedMaterial& s : solved) {
             if (!has_file(options_.dir, s.material)) {
@@ -132,6 +179,7 @@ private:
     std::ostream& log_;
     ProgressLine progress_;
     ValueTables tables_;
+    DtwTables dtw_;  // only filled with --dtw
 };
 
 }  // namespace
@@ -175,23 +223,42 @@ std::vector<Material> build_plan(const BuildOptions& options) {
     return plan;
 }
 
-std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material& m) {
-    const TableFile file(dir / format::wdl_file_name(m));
+namespace {
+
+// Opens a finished file of material `m` and checks that its header describes that material.
+std::unique_ptr<TableFile> open_finished(const fs::path& path, const Material& m, format::FileKind kind) {
+    auto file = std::make_unique<TableFile>(path, kind);
+    const format::Header& h = file->header();
+    if (h.material != m || h.positions != PositionIndex(m).size())
+        throw TableError(file->path().string() + ": header does not match material " + m.name());
+    return file;
+}
+
+// Calls visit(index, position, block bytes, offset in block, block number) for every position of
+// the file, reading (and checking) the blocks in parallel.
+template <typename Visit>
+void for_each_stored(const TableFile& file, const PositionIndex& index, Visit&& visit) {
     const format::Header& h = file.header();
-    const PositionIndex index(m);
-    if (h.material != m || h.positions != index.size())
-        throw TableError(file.path().string() + ": header does not match material " + m.name());
-    std::vector<std::uint8_t> values(h.positions);
     tbb::parallel_for(std::uint64_t{0}, h.block_count, [&](std::uint64_t b) {
         std::vector<std::uint8_t> block;
         file.read_block(b, block);
         const std::uint64_t first = b * h.positions_per_block;
         const std::uint64_t count = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
-        for (std::uint64_t i = 0; i < count; ++i) {
-            const Value v = format::unpack_value(block.data(), i);
-            if (v == Value::Unknown) throw TableError(file.path().string() + ": invalid value in block " + std::to_string(b));
-            values[first + i] = static_cast<std::uint8_t>(v) | (has_capture(index.position(first + i)) ? kCaptureFlag : 0);
-        }
+        for (std::uint64_t j = 0; j < count; ++j)
+            visit(first + j, index.position(first + j), block.data(), j, b);
+    });
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material& m) {
+    const auto file = open_finished(dir / format::wdl_file_name(m), m, format::FileKind::Wdl);
+    std::vector<std::uint8_t> values(file->header().positions);
+    for_each_stored(*file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
+                                                 std::uint64_t j, std::uint64_t b) {
+        const Value v = format::unpack_value(block, j);
+        if (v == Value::Unknown) throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
+        values[i] = static_cast<std::uint8_t>(v) | (has_capture(pos) ? kCaptureFlag : 0);
     });
     return values;
 }
@@ -203,6 +270,26 @@ void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) 
         if (values[i] & kCaptureFlag) values[i] = static_cast<std::uint8_t>(tables.resolve_captures(index.position(i)));
     });
     tables.add(m, pack_resolved(values));
+}
+
+void load_finished_dtw(const fs::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw) {
+    const auto file = open_finished(dir / format::dtw_file_name(m), m, format::FileKind::Dtw);
+    const format::Header& h = file->header();
+    std::vector<Dtw> out(h.positions);
+    for_each_stored(*file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
+                                                 std::uint64_t j, std::uint64_t b) {
+        if (has_capture(pos)) {
+            out[i] = dtw.resolve_captures(pos);  // don't-care in the file
+            return;
+        }
+        const Value v = wdl.value_of(pos);
+        const std::uint32_t half = format::unpack_dtw_half(block, j, h.dtw_width());
+        const std::uint32_t d = v == Value::Win ? 2 * half + 1 : 2 * half;
+        if (v != Value::Draw && d > h.max_dtw)
+            throw TableError(file->path().string() + ": block " + std::to_string(b) + " holds a DTW beyond the header's longest");
+        out[i] = v == Value::Draw ? kDtwDraw : static_cast<Dtw>(d);
+    });
+    dtw.add(m, std::move(out));
 }
 
 void build(const BuildOptions& options, std::ostream& log) { Builder(options, log).run(); }

@@ -5,6 +5,7 @@
 #include <iosfwd>
 #include <vector>
 
+#include "gen/dtw_solver.hpp"
 #include "gen/value_tables.hpp"
 #include "gen/writer.hpp"
 
@@ -15,6 +16,7 @@ struct BuildOptions {
     int max_pieces = 4;
     int max_per_side = 20;
     std::vector<Material> only;  // build just these (and what they need); empty: all of the plan
+    bool dtw = false;            // also write a <material>.dtw file (distance to win) per material
     WriteOptions write;
 };
 
@@ -33,6 +35,12 @@ std::vector<std::uint8_t> read_solver_values(const std::filesystem::path& dir, c
 // Loads a finished file into `tables`, resolving its capture positions through `tables` (which
 // must hold every successor material). Throws TableError if the file is missing or corrupt.
 void load_finished(const std::filesystem::path& dir, const Material& m, ValueTables& tables);
+
+// Loads a finished .dtw file into `dtw`: wins and losses from the stored DTW/2 and the WDL value
+// in `wdl` (which must hold m), draws from `wdl`, capture positions resolved through `dtw` (which
+// must hold every successor material). Throws TableError if the file is missing, corrupt or does
+// not agree with the WDL values.
+void load_finished_dtw(const std::filesystem::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw);
 
 // Runs the build; progress and summary lines go to `log` (stderr in the command line).
 // Throws on any failure; files finished before the failure stay valid.

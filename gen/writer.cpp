@@ -1,5 +1,6 @@
 #include "gen/writer.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -10,7 +11,9 @@
 #include <xxhash.h>
 
 #include "gen/encoding.hpp"
+#include "index/position_index.hpp"
 #include "probe/table_file.hpp"
+#include "rules/movegen.hpp"
 
 namespace dtb {
 namespace {
@@ -78,7 +81,121 @@ void check_written(const std::filesystem::path& path, const std::vector<std::vec
     }
 }
 
+// Writes header, offset table and blocks to DIR/NAME.tmp, syncs it, lets `check` read it back,
+// then renames it to DIR/NAME. Returns the file size.
+template <typename Check>
+std::uint64_t write_atomically(const std::filesystem::path& dir, const std::string& name, format::Header& header,
+                               const std::vector<std::vector<unsigned char>>& compressed, const Check& check) {
+    std::vector<std::uint64_t> offsets(header.block_count + 1);
+    offsets[0] = format::kHeaderBytes + offsets.size() * sizeof(std::uint64_t);
+    for (std::uint64_t b = 0; b < header.block_count; ++b) offsets[b + 1] = offsets[b] + compressed[b].size();
+    header.table_checksum = XXH64(offsets.data(), offsets.size() * sizeof(std::uint64_t), 0);
+    const std::filesystem::path final_path = dir / name;
+    const std::filesystem::path temp_path = final_path.string() + ".tmp";
+    try {
+        OutputFile out(temp_path);
+        const auto header_bytes = format::encode_header(header);
+        out.write(header_bytes.data(), header_bytes.size());
+        out.write(offsets.data(), offsets.size() * sizeof(std::uint64_t));
+        for (const auto& c : compressed) out.write(c.data(), c.size());
+        out.sync_and_close();
+        check(temp_path);
+        std::filesystem::rename(temp_path, final_path);
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(temp_path, ignored);
+        throw;
+    }
+    sync_directory(dir);
+    return offsets.back();
+}
+
+// Per block of a DTW file: the counts of its positions and its largest DTW.
+struct DtwBlockStats {
+    std::uint64_t captures = 0, wins = 0, draws = 0, losses = 0;
+    std::uint32_t max_dtw = 0;
+};
+
+DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+                              std::uint64_t count) {
+    DtwBlockStats s;
+    for (std::uint64_t i = first; i < first + count; ++i) {
+        const Dtw d = dtw[i];
+        if (has_capture(index.position(i)))
+            ++s.captures;
+        else if (d == kDtwDraw)
+            ++s.draws;
+        else {
+            ++(dtw_is_win(d) ? s.wins : s.losses);
+            s.max_dtw = std::max<std::uint32_t>(s.max_dtw, d);
+        }
+    }
+    return s;
+}
+
+// The stored bytes of one DTW block: DTW/2 of wins and losses; draws and captures repeat the value
+// stored before them in the block (0 at its start), which extends runs.
+std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+                                          std::uint64_t count, std::uint32_t width) {
+    std::vector<std::uint8_t> raw(count * width);
+    std::uint32_t previous = 0;
+    for (std::uint64_t j = 0; j < count; ++j) {
+        const Dtw d = dtw[first + j];
+        if (d != kDtwDraw && !has_capture(index.position(first + j))) previous = d / 2u;
+        raw[j * width] = static_cast<std::uint8_t>(previous);
+        if (width == 2) raw[j * width + 1] = static_cast<std::uint8_t>(previous >> 8);
+    }
+    return raw;
+}
+
 }  // namespace
+
+WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& solved, const WriteOptions& options) {
+    if (options.positions_per_block == 0) throw std::invalid_argument("positions per block must be positive");
+    const PositionIndex index(solved.material);
+    format::Header header;
+    header.kind = format::FileKind::Dtw;
+    header.material = solved.material;
+    header.positions = solved.dtw.size();
+    header.positions_per_block = options.positions_per_block;
+    header.block_count = (header.positions + header.positions_per_block - 1) / header.positions_per_block;
+    const auto block_count_of = [&](std::uint64_t b) {
+        return std::min<std::uint64_t>(header.positions_per_block, header.positions - b * header.positions_per_block);
+    };
+    std::vector<DtwBlockStats> stats(header.block_count);
+    tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
+        stats[b] = dtw_block_stats(index, solved.dtw, b * header.positions_per_block, block_count_of(b));
+    });
+    for (const DtwBlockStats& s : stats) {
+        header.captures += s.captures;
+        header.wins += s.wins;
+        header.draws += s.draws;
+        header.losses += s.losses;
+        header.max_dtw = std::max(header.max_dtw, s.max_dtw);
+    }
+    header.value_encoding = header.max_dtw / 2 <= 0xFF ? format::kEncodingDtwU8 : format::kEncodingDtwU16;
+    const std::uint32_t width = header.dtw_width();
+    // Only a hash of each block is kept for the read-back check: the raw blocks would double the
+    // memory a large material needs while it is written.
+    std::vector<std::uint64_t> hashes(header.block_count);
+    std::vector<std::vector<unsigned char>> compressed(header.block_count);
+    tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
+        const auto raw = dtw_block_bytes(index, solved.dtw, b * header.positions_per_block, block_count_of(b), width);
+        hashes[b] = XXH64(raw.data(), raw.size(), 0);
+        compressed[b] = compress_block(raw, options.zstd_level);
+    });
+    const auto check = [&](const std::filesystem::path& path) {
+        const TableFile file(path, format::FileKind::Dtw);
+        std::vector<std::uint8_t> block;
+        for (std::uint64_t b = 0; b < hashes.size(); ++b) {
+            file.read_block(b, block);
+            if (XXH64(block.data(), block.size(), 0) != hashes[b])
+                throw std::runtime_error(path.string() + ": block " + std::to_string(b) + " reads back differently");
+        }
+    };
+    const std::uint64_t bytes = write_atomically(dir, format::dtw_file_name(solved.material), header, compressed, check);
+    return {header, bytes};
+}
 
 void sync_directory(const std::filesystem::path& dir) {
     const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -101,29 +218,9 @@ WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMateria
         raw[b] = pack_base3(stored.data() + first, std::min<std::uint64_t>(header.positions_per_block, header.positions - first));
         compressed[b] = compress_block(raw[b], options.zstd_level);
     });
-    std::vector<std::uint64_t> offsets(header.block_count + 1);
-    offsets[0] = format::kHeaderBytes + offsets.size() * sizeof(std::uint64_t);
-    for (std::uint64_t b = 0; b < header.block_count; ++b) offsets[b + 1] = offsets[b] + compressed[b].size();
-    header.table_checksum = XXH64(offsets.data(), offsets.size() * sizeof(std::uint64_t), 0);
-
-    const std::filesystem::path final_path = dir / format::wdl_file_name(solved.material);
-    const std::filesystem::path temp_path = final_path.string() + ".tmp";
-    try {
-        OutputFile out(temp_path);
-        const auto header_bytes = format::encode_header(header);
-        out.write(header_bytes.data(), header_bytes.size());
-        out.write(offsets.data(), offsets.size() * sizeof(std::uint64_t));
-        for (const auto& c : compressed) out.write(c.data(), c.size());
-        out.sync_and_close();
-        check_written(temp_path, raw);
-        std::filesystem::rename(temp_path, final_path);
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(temp_path, ignored);
-        throw;
-    }
-    sync_directory(dir);
-    return {header, offsets.back()};
+    const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(solved.material), header, compressed,
+                                                 [&](const std::filesystem::path& temp) { check_written(temp, raw); });
+    return {header, bytes};
 }
 
 }  // namespace dtb

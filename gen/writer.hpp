@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "gen/dtw_solver.hpp"
 #include "gen/solver.hpp"
 
 namespace dtb {
@@ -23,6 +24,11 @@ struct WrittenFile {
 
 // Throws std::runtime_error (with the OS reason, e.g. "No space left on device") on failure.
 WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options);
+
+// Writes `<material>.dtw` (docs/FORMAT.md, "DTW files") with the same guarantees as the WDL
+// file: temporary name, fsync, read back and compared (by a hash of each block), rename. Draws and
+// capture positions are don't-care. positions_per_block need not be a multiple of 5 here.
+WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& solved, const WriteOptions& options);
 
 // Makes a directory entry durable (after a rename).
 void sync_directory(const std::filesystem::path& dir);

@@ -126,6 +126,20 @@ int dtb_probe_wdl_reason(dtb_handle* handle, uint64_t white, uint64_t black, uin
     return probe<false>(handle, white, black, kings, side_to_move, reason);
 }
 
+int dtb_probe_dtw(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move, int* dtw) {
+    if (dtw) *dtw = -1;
+    dtb::Position pos;
+    if (handle == nullptr || !to_position(white, black, kings, side_to_move, pos)) return DTB_INVALID;
+    try {
+        const dtb::DtwResult r = handle->tablebase.probe_dtw(pos);
+        if (r.error == dtb::ProbeError::InvalidPosition) return DTB_INVALID;
+        if (dtw && r.known()) *dtw = r.dtw;
+        return to_c(r.value);
+    } catch (...) {  // out of memory
+        return DTB_UNKNOWN;
+    }
+}
+
 int dtb_max_pieces(const dtb_handle* handle) { return handle ? handle->tablebase.max_pieces() : 0; }
 
 }  // extern "C"

@@ -38,12 +38,19 @@ T get(const unsigned char* in, std::size_t at) {
 std::uint64_t Header::block_bytes(std::uint64_t block) const {
     const std::uint64_t first = block * positions_per_block;
     const std::uint64_t count = std::min<std::uint64_t>(positions_per_block, positions - first);
+    if (kind == FileKind::Dtw) return count * dtw_width();
     return (count + kValuesPerByte - 1) / kValuesPerByte;
+}
+
+std::uint32_t Header::dtw_width() const {
+    if (kind != FileKind::Dtw) return 0;
+    return value_encoding == kEncodingDtwU8 ? 1 : 2;
 }
 
 std::array<unsigned char, kHeaderBytes> encode_header(const Header& h) {
     std::array<unsigned char, kHeaderBytes> out{};
-    std::memcpy(out.data(), kWdlMagic.data(), kWdlMagic.size());
+    const auto& magic = h.kind == FileKind::Dtw ? kDtwMagic : kWdlMagic;
+    std::memcpy(out.data(), magic.data(), magic.size());
     put<std::uint32_t>(out.data(), 8, h.format_version);
     put<std::uint32_t>(out.data(), 12, kHeaderBytes);
     out[16] = static_cast<unsigned char>(h.material.white_men);
@@ -61,14 +68,17 @@ std::array<unsigned char, kHeaderBytes> encode_header(const Header& h) {
     put<std::uint64_t>(out.data(), 72, h.losses);
     put<std::uint64_t>(out.data(), 80, h.table_checksum);
     put<std::uint32_t>(out.data(), 88, h.compression);
+    put<std::uint32_t>(out.data(), 92, h.max_dtw);  // zero in WDL files: their bytes are unchanged
     put<std::uint64_t>(out.data(), kChecksumOffset, XXH64(out.data(), kChecksumOffset, 0));
     return out;
 }
 
 Header decode_header(const unsigned char* in) {
-    if (std::memcmp(in, kWdlMagic.data(), kWdlMagic.size()) != 0)
-        throw std::runtime_error("not a dtb WDL file (bad magic number)");
     Header h;
+    if (std::memcmp(in, kDtwMagic.data(), kDtwMagic.size()) == 0)
+        h.kind = FileKind::Dtw;
+    else if (std::memcmp(in, kWdlMagic.data(), kWdlMagic.size()) != 0)
+        throw std::runtime_error("not a dtb WDL file (bad magic number)");
     h.format_version = get<std::uint32_t>(in, 8);
     if (h.format_version != kFormatVersion)
         throw std::runtime_error("format version " + std::to_string(h.format_version) + ", this dtb reads version " +
@@ -88,10 +98,15 @@ Header decode_header(const unsigned char* in) {
     h.losses = get<std::uint64_t>(in, 72);
     h.table_checksum = get<std::uint64_t>(in, 80);
     h.compression = get<std::uint32_t>(in, 88);
+    h.max_dtw = get<std::uint32_t>(in, 92);
     if (h.index_version != kIndexVersion) throw std::runtime_error("unsupported index version");
-    if (h.value_encoding != kEncodingBase3) throw std::runtime_error("unsupported value encoding");
+    const bool encoding_ok = h.kind == FileKind::Wdl
+                                 ? h.value_encoding == kEncodingBase3
+                                 : h.value_encoding == kEncodingDtwU8 || h.value_encoding == kEncodingDtwU16;
+    if (!encoding_ok) throw std::runtime_error("unsupported value encoding");
     if (h.compression != kCompressionZstd) throw std::runtime_error("unsupported compression");
-    if (h.positions_per_block == 0 || h.positions_per_block % kValuesPerByte != 0)
+    // Base-3 bytes hold five values, so WDL blocks are whole bytes only for multiples of 5.
+    if (h.positions_per_block == 0 || (h.kind == FileKind::Wdl && h.positions_per_block % kValuesPerByte != 0))
         throw std::runtime_error("invalid block size");
     if (h.block_count != (h.positions + h.positions_per_block - 1) / h.positions_per_block)
         throw std::runtime_error("block count does not match the number of positions");
@@ -99,6 +114,8 @@ Header decode_header(const unsigned char* in) {
 }
 
 std::string wdl_file_name(const Material& m) { return m.name() + kWdlSuffix; }
+
+std::string dtw_file_name(const Material& m) { return m.name() + kDtwSuffix; }
 
 }  // namespace format
 }  // namespace dtb

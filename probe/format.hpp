@@ -21,15 +21,24 @@ const char* value_name(Value v);  // "win", "draw", "loss", "unknown"
 namespace format {
 
 inline constexpr std::array<char, 8> kWdlMagic = {'D', 'T', 'B', '-', 'W', 'D', 'L', '\n'};
+inline constexpr std::array<char, 8> kDtwMagic = {'D', 'T', 'B', '-', 'D', 'T', 'W', '\n'};
 inline constexpr std::uint32_t kFormatVersion = 1;
 inline constexpr std::uint32_t kIndexVersion = 1;
 inline constexpr std::uint32_t kHeaderBytes = 128;
 inline constexpr std::uint32_t kEncodingBase3 = 1;  // 5 values per byte: v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4
+inline constexpr std::uint32_t kEncodingDtwU8 = 2;   // DTW files: DTW/2 as one byte a position
+inline constexpr std::uint32_t kEncodingDtwU16 = 3;  // DTW files: DTW/2 as u16 little-endian
 inline constexpr std::uint32_t kCompressionZstd = 1;
 inline constexpr int kValuesPerByte = 5;
 inline constexpr const char* kWdlSuffix = ".wdl";
+inline constexpr const char* kDtwSuffix = ".dtw";
+
+// The two kinds of file: win/draw/loss values, or distances to win (docs/FORMAT.md). The kind is
+// told by the magic number; everything else of the container is shared.
+enum class FileKind : std::uint8_t { Wdl, Dtw };
 
 struct Header {
+    FileKind kind = FileKind::Wdl;
     std::uint32_t format_version = kFormatVersion;
     Material material;
     std::uint32_t index_version = kIndexVersion;
@@ -43,8 +52,11 @@ struct Header {
     std::uint64_t draws = 0;
     std::uint64_t losses = 0;
     std::uint64_t table_checksum = 0;  // XXH64 of the block offset table
+    std::uint32_t max_dtw = 0;         // DTW files only: the largest DTW of a non-capture position (0 in WDL files)
 
     std::uint64_t block_bytes(std::uint64_t block) const;  // uncompressed bytes of one block
+    // Bytes a stored DTW takes (1 or 2); 0 for WDL files.
+    std::uint32_t dtw_width() const;
 };
 
 // Serialises a header into its 128 bytes (header checksum included).
@@ -54,6 +66,13 @@ std::array<unsigned char, kHeaderBytes> encode_header(const Header& h);
 Header decode_header(const unsigned char* bytes);
 
 std::string wdl_file_name(const Material& m);
+std::string dtw_file_name(const Material& m);
+
+// Stored DTW i of a DTW block of `width` bytes a value (DTW/2, rounded down).
+inline std::uint32_t unpack_dtw_half(const std::uint8_t* block, std::uint64_t i, std::uint32_t width) {
+    if (width == 1) return block[i];
+    return static_cast<std::uint32_t>(block[2 * i]) | static_cast<std::uint32_t>(block[2 * i + 1]) << 8;
+}
 
 // Decodes value i (0..4) of a packed byte.
 struct Base3Table {

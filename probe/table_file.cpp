@@ -31,7 +31,7 @@ bool read_exact(int fd, void* buffer, std::size_t bytes, std::uint64_t offset) {
 
 void TableFile::fail(const std::string& what) const { throw TableError(path_.string() + ": " + what); }
 
-TableFile::TableFile(const std::filesystem::path& path) : path_(path) {
+TableFile::TableFile(const std::filesystem::path& path, format::FileKind expected) : path_(path) {
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) fail(std::strerror(errno));
     struct stat st {};
@@ -49,6 +49,9 @@ TableFile::TableFile(const std::filesystem::path& path) : path_(path) {
         } catch (const std::runtime_error& e) {
             fail(e.what());
         }
+        if (header_.kind != expected)
+            fail(expected == format::FileKind::Wdl ? "not a dtb WDL file (bad magic number)"
+                                                   : "not a dtb DTW file (bad magic number)");
         offsets_.resize(header_.block_count + 1);
         const std::size_t table_bytes = offsets_.size() * sizeof(std::uint64_t);
         if (file_bytes_ < format::kHeaderBytes + table_bytes ||

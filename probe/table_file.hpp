@@ -19,8 +19,9 @@ public:
 // An open database file. Thread-safe: blocks are read with pread on one descriptor.
 class TableFile {
 public:
-    // Opens the file and checks its header, size and block offset table; throws TableError.
-    explicit TableFile(const std::filesystem::path& path);
+    // Opens the file and checks its header, size and block offset table; throws TableError, also
+    // when the file is of another kind than `expected` (a DTW file is never read as WDL values).
+    explicit TableFile(const std::filesystem::path& path, format::FileKind expected = format::FileKind::Wdl);
     ~TableFile();
     TableFile(const TableFile&) = delete;
     TableFile& operator=(const TableFile&) = delete;

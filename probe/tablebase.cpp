@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -18,6 +19,8 @@ namespace {
 
 constexpr std::string_view kReasonTooManyPieces = "more pieces than the databases in use cover";
 constexpr std::string_view kReasonNotCached = "not in the cache (soft probe)";
+constexpr std::string_view kReasonTooManyDtwPieces = "more pieces than the DTW files in use cover";
+constexpr std::string_view kReasonGameOver = "the side not to move has no pieces: the game is over";
 
 constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {}}; }
 
@@ -131,8 +134,74 @@ struct TableSlot {
     std::uint64_t last_use = 0;
 };
 
+// One .dtw file: opened once, on first need, then kept open.
+struct DtwSlot {
+    DtwSlot(const Material& m, std::filesystem::path p, std::uint32_t slot_id, bool here)
+        : material(m), index(m), path(std::move(p)), id(slot_id), present(here) {}
+
+    const Material material;
+    const PositionIndex index;
+    const std::filesystem::path path;
+    const std::uint32_t id;  // names the file in the DTW block cache
+    const bool present;
+
+    // Written inside open_once and read after it: call_once orders the two.
+    std::once_flag open_once;
+    std::shared_ptr<const TableFile> file;  // null if the file is missing or unusable
+    ProbeError error = ProbeError::None;
+    std::string_view reason;
+};
+
+// Decompressed DTW blocks, the least recently used evicted first. One mutex and a linear eviction
+// scan are enough: DTW is probed at roots and in analysis, far less often than WDL in search.
+class DtwBlockCache {
+public:
+    explicit DtwBlockCache(std::size_t capacity) : capacity_(capacity) {}
+
+    detail::BlockPtr get(std::uint32_t table, std::uint64_t block) {
+        std::lock_guard lock(mutex_);
+        const auto it = blocks_.find({table, block});
+        if (it == blocks_.end()) return nullptr;
+        it->second.last_use = ++clock_;
+        return it->second.block;
+    }
+
+    void put(std::uint32_t table, std::uint64_t block, detail::BlockPtr data) {
+        const std::size_t charge = detail::BlockCache::charge(*data);
+        if (charge > capacity_) return;
+        std::lock_guard lock(mutex_);
+        if (!blocks_.try_emplace({table, block}, Entry{std::move(data), ++clock_}).second) return;
+        bytes_ += charge;
+        while (bytes_ > capacity_) {
+            const auto victim = std::min_element(blocks_.begin(), blocks_.end(), [](const auto& a, const auto& b) {
+                return a.second.last_use < b.second.last_use;
+            });
+            bytes_ -= detail::BlockCache::charge(*victim->second.block);
+            blocks_.erase(victim);
+        }
+    }
+
+    void clear() {
+        std::lock_guard lock(mutex_);
+        blocks_.clear();
+        bytes_ = 0;
+    }
+
+private:
+    struct Entry {
+        detail::BlockPtr block;
+        std::uint64_t last_use = 0;
+    };
+    const std::size_t capacity_;
+    std::mutex mutex_;
+    std::map<std::pair<std::uint32_t, std::uint64_t>, Entry> blocks_;
+    std::size_t bytes_ = 0;
+    std::uint64_t clock_ = 0;
+};
+
 struct Tablebase::Impl {
     Impl(const std::filesystem::path& directory, TablebaseOptions options);
+    void add_dtw_slots();
 
     ProbeResult search(const Position& pos, bool soft) const;
     ProbeResult resolve_captures(const Position& w, bool soft) const;
@@ -141,6 +210,14 @@ struct Tablebase::Impl {
     ProbeResult checked(Value v, const TableSlot& slot, std::uint64_t block) const;
     ProbeResult unavailable(const Position& w, ProbeError error, std::string_view reason) const;
     TableSlot* slot_for(const Position& w) const;
+    std::size_t key_of(int wm, int wk, int bm, int bk) const {
+        return ((static_cast<std::size_t>(wm) * stride + wk) * stride + bm) * stride + bk;
+    }
+
+    DtwResult dtw_search(const Position& pos) const;
+    DtwResult dtw_captures(const Position& w) const;
+    DtwResult dtw_lookup(const Position& w, Value v) const;
+    void open_dtw(DtwSlot& slot) const;
     void open_first(TableSlot& slot) const;
     std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
 
@@ -154,6 +231,11 @@ struct Tablebase::Impl {
     std::vector<Material> present;
     mutable detail::BlockCache cache;
 
+    int max_dtw_pieces = 0;
+    std::vector<std::unique_ptr<DtwSlot>> dtw_slots;
+    std::vector<DtwSlot*> dtw_slot_by_counts;  // indexed like slot_by_counts
+    mutable DtwBlockCache dtw_cache;
+
     // The open-file pool; only taken on cache misses.
     mutable std::mutex files_mutex;
     mutable std::vector<TableSlot*> open_slots;
@@ -162,8 +244,8 @@ struct Tablebase::Impl {
 
 namespace {
 
-// The materials whose files are in `dir`, at most `limit` pieces (0: no limit).
-std::vector<Material> scan_directory(const std::filesystem::path& dir, int limit) {
+// The materials whose files (named <material><suffix>) are in `dir`, at most `limit` pieces (0: no limit).
+std::vector<Material> scan_directory(const std::filesystem::path& dir, int limit, const char* suffix) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec))
         throw std::runtime_error("database folder " + dir.string() + ": " +
@@ -174,9 +256,9 @@ std::vector<Material> scan_directory(const std::filesystem::path& dir, int limit
     for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
         if (ec) throw std::runtime_error("database folder " + dir.string() + ": " + ec.message());
         const std::string name = it->path().filename().string();
-        if (!name.ends_with(format::kWdlSuffix)) continue;
-        const auto m = parse_material(std::string_view(name).substr(0, name.size() - std::strlen(format::kWdlSuffix)));
-        if (!m || m->white_pieces() == 0 || m->black_pieces() == 0 || format::wdl_file_name(*m) != name) continue;
+        if (!name.ends_with(suffix)) continue;
+        const auto m = parse_material(std::string_view(name).substr(0, name.size() - std::strlen(suffix)));
+        if (!m || m->white_pieces() == 0 || m->black_pieces() == 0 || m->name() + suffix != name) continue;
         if (limit > 0 && m->pieces() > limit) continue;
         found.push_back(*m);
     }
@@ -189,9 +271,10 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
     : dir(directory),
       options(std::move(opts)),
       errors(options.log),
-      cache(options.cache_mb << 20, shard_count_for(options.cache_mb << 20)) {
+      cache(options.cache_mb << 20, shard_count_for(options.cache_mb << 20)),
+      dtw_cache((options.cache_mb << 20) / 4) {
     if (options.max_open_files < 1) options.max_open_files = 1;
-    const std::vector<Material> found = scan_directory(dir, options.max_pieces);
+    const std::vector<Material> found = scan_directory(dir, options.max_pieces, format::kWdlSuffix);
     for (const Material& m : found) max_pieces = std::max(max_pieces, m.pieces());
     stride = max_pieces + 1;
     slot_by_counts.assign(static_cast<std::size_t>(stride) * stride * stride * stride, nullptr);
@@ -200,19 +283,113 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
         if (here) present.push_back(m);
         slots.push_back(std::make_unique<TableSlot>(m, dir / format::wdl_file_name(m),
                                                     static_cast<std::uint32_t>(slots.size()), here));
-        const std::size_t key =
-            ((static_cast<std::size_t>(m.white_men) * stride + m.white_kings) * stride + m.black_men) * stride +
-            m.black_kings;
-        slot_by_counts[key] = slots.back().get();
+        slot_by_counts[key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)] = slots.back().get();
     }
+    add_dtw_slots();
     if (present.empty()) errors.say("no databases in " + dir.string());
+}
+
+// DTW files are used up to max_pieces only: their values need the WDL files.
+void Tablebase::Impl::add_dtw_slots() {
+    const std::vector<Material> found = scan_directory(dir, max_pieces, format::kDtwSuffix);
+    for (const Material& m : found) max_dtw_pieces = std::max(max_dtw_pieces, m.pieces());
+    dtw_slot_by_counts.assign(slot_by_counts.size(), nullptr);
+    for (const Material& m : materials_in_build_order(max_dtw_pieces)) {
+        const bool here = std::find(found.begin(), found.end(), m) != found.end();
+        dtw_slots.push_back(std::make_unique<DtwSlot>(m, dir / format::dtw_file_name(m),
+                                                      static_cast<std::uint32_t>(dtw_slots.size()), here));
+        dtw_slot_by_counts[key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)] = dtw_slots.back().get();
+    }
 }
 
 TableSlot* Tablebase::Impl::slot_for(const Position& w) const {
     const int wm = count_bits(w.white & ~w.kings), wk = count_bits(w.white & w.kings);
     const int bm = count_bits(w.black & ~w.kings), bk = count_bits(w.black & w.kings);
     if (wm + wk + bm + bk > max_pieces) return nullptr;
-    return slot_by_counts[((static_cast<std::size_t>(wm) * stride + wk) * stride + bm) * stride + bk];
+    return slot_by_counts[key_of(wm, wk, bm, bk)];
+}
+
+// DTW of a position for its side to move: 0 when it has no move, a capture resolved by search,
+// otherwise the WDL value from the .wdl file and DTW/2 from the .dtw file.
+DtwResult Tablebase::Impl::dtw_search(const Position& pos) const {
+    const Position w = white_to_move(pos);
+    if (w.white == 0 || count_moves(w) == 0) return {Value::Loss, 0, ProbeError::None, {}};
+    if (has_capture(w)) return dtw_captures(w);
+    if (count_bits(w.white | w.black) > max_dtw_pieces)
+        return {Value::Unknown, -1, ProbeError::TooManyPieces, kReasonTooManyDtwPieces};
+    const ProbeResult wdl = lookup(w, false);
+    if (!wdl.known()) return {Value::Unknown, -1, wdl.error, wdl.reason};
+    if (wdl.value == Value::Draw) return {Value::Draw, -1, ProbeError::None, {}};
+    return dtw_lookup(w, wdl.value);
+}
+
+// The winner takes the shortest way, the loser the longest; every line must be known, since an
+// unknown one could be shorter (or longer).
+DtwResult Tablebase::Impl::dtw_captures(const Position& w) const {
+    int shortest_loss = -1, longest_win = -1;
+    bool any_draw = false;
+    for (const Move& m : generate_moves(w)) {
+        const DtwResult r = dtw_search(apply_move(w, m));
+        if (!r.known()) return r;
+        if (r.value == Value::Loss && (shortest_loss < 0 || r.dtw < shortest_loss)) shortest_loss = r.dtw;
+        if (r.value == Value::Win) longest_win = std::max(longest_win, r.dtw);
+        if (r.value == Value::Draw) any_draw = true;
+    }
+    if (shortest_loss >= 0) return {Value::Win, shortest_loss + 1, ProbeError::None, {}};
+    if (any_draw) return {Value::Draw, -1, ProbeError::None, {}};
+    return {Value::Loss, longest_win + 1, ProbeError::None, {}};
+}
+
+// A won or lost non-capture position: its DTW is 2 * stored (+1 for a win).
+DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v) const {
+    const int wm = count_bits(w.white & ~w.kings), wk = count_bits(w.white & w.kings);
+    const int bm = count_bits(w.black & ~w.kings), bk = count_bits(w.black & w.kings);
+    DtwSlot* slot = dtw_slot_by_counts[key_of(wm, wk, bm, bk)];
+    if (slot == nullptr) return {Value::Unknown, -1, ProbeError::TooManyPieces, kReasonTooManyDtwPieces};
+    open_dtw(*slot);
+    if (!slot->file) return {Value::Unknown, -1, slot->error, slot->reason};
+    const format::Header& h = slot->file->header();
+    const std::uint64_t index = slot->index.index(w);
+    const std::uint64_t block = index / h.positions_per_block;
+    detail::BlockPtr data = dtw_cache.get(slot->id, block);
+    if (!data) {
+        try {
+            auto fresh = std::make_shared<detail::Block>();
+            slot->file->read_block(block, fresh->bytes);
+            data = std::move(fresh);
+        } catch (const TableError& e) {
+            return {Value::Unknown, -1, ProbeError::BadTable, errors.record(e.what())};
+        }
+        dtw_cache.put(slot->id, block, data);
+    }
+    const std::uint32_t half =
+        format::unpack_dtw_half(data->bytes.data(), index - block * h.positions_per_block, h.dtw_width());
+    const std::uint32_t d = v == Value::Win ? 2 * half + 1 : 2 * half;
+    if (d > h.max_dtw)  // passed the checksums: the writer was wrong, not the disk
+        return {Value::Unknown, -1, ProbeError::BadTable,
+                errors.record(slot->path.string() + ": block " + std::to_string(block) +
+                              " holds a DTW beyond the header's longest")};
+    return {v, static_cast<int>(d), ProbeError::None, {}};
+}
+
+void Tablebase::Impl::open_dtw(DtwSlot& slot) const {
+    std::call_once(slot.open_once, [&] {
+        if (!slot.present) {
+            slot.error = ProbeError::MissingTable;
+            slot.reason = errors.record("missing DTW file " + slot.path.string());
+            return;
+        }
+        try {
+            auto file = std::make_shared<const TableFile>(slot.path, format::FileKind::Dtw);
+            const format::Header& h = file->header();
+            if (h.material != slot.material || h.positions != slot.index.size())
+                throw TableError(slot.path.string() + ": header does not match material " + slot.material.name());
+            slot.file = std::move(file);
+        } catch (const TableError& e) {
+            slot.error = ProbeError::BadTable;
+            slot.reason = errors.record(e.what());
+        }
+    });
 }
 
 ProbeResult Tablebase::Impl::search(const Position& pos, bool soft) const {
@@ -370,6 +547,15 @@ ProbeResult Tablebase::probe_wdl_soft(const Position& pos) const {
     return impl_->search(pos, true);
 }
 
+DtwResult Tablebase::probe_dtw(const Position& pos) const {
+    if (const char* problem = position_problem(pos)) return {Value::Unknown, -1, ProbeError::InvalidPosition, problem};
+    const Position w = white_to_move(pos);
+    if (w.white != 0 && w.black == 0) return {Value::Unknown, -1, ProbeError::InvalidPosition, kReasonGameOver};
+    return impl_->dtw_search(pos);
+}
+
+int Tablebase::max_dtw_pieces() const { return impl_->max_dtw_pieces; }
+
 std::vector<MoveValue> Tablebase::probe_moves(const Position& pos) const {
     if (const char* problem = position_problem(pos)) throw std::invalid_argument(problem);
     std::vector<MoveValue> out;
@@ -399,6 +585,9 @@ CacheStats Tablebase::cache_stats() const {
     return {t.hits, t.misses, t.evictions, t.blocks, t.bytes, impl_->cache.capacity_bytes()};
 }
 
-void Tablebase::clear_cache() const { impl_->cache.clear(); }
+void Tablebase::clear_cache() const {
+    impl_->cache.clear();
+    impl_->dtw_cache.clear();
+}
 
 }  // namespace dtb

@@ -63,6 +63,19 @@ struct ProbeResult {
     bool known() const { return value != Value::Unknown; }
 };
 
+// A distance-to-win probe: the value and, for a win or a loss, the number of plies until the game
+// ends (the loser has no piece or no legal move) when the winner takes the shortest way and the
+// loser the longest, counted through captures and promotions. Odd for a win, even for a loss,
+// 0 when the side to move has no move (it has lost); -1 for a draw or an unknown value.
+struct DtwResult {
+    Value value = Value::Unknown;
+    int dtw = -1;
+    ProbeError error = ProbeError::None;
+    std::string_view reason;  // as ProbeResult::reason
+
+    bool known() const { return value != Value::Unknown; }
+};
+
 // One legal move and the value of the position after it, for the side to move before it.
 struct MoveValue {
     Move move;
@@ -101,6 +114,17 @@ public:
     // As probe_wdl, but answers only from blocks already in the cache and never reads a file
     // (nor opens one): Unknown with ProbeError::NotCached otherwise. For search leaves.
     ProbeResult probe_wdl_soft(const Position& pos) const;
+
+    // Distance to win of `pos` for its side to move, from the <material>.dtw files (dtb gen --dtw)
+    // and the WDL files. Capture positions are resolved by searching the captures (shortest win,
+    // longest loss), like probe_wdl. Unknown, with error and reason, when a needed .dtw or .wdl
+    // file is missing or corrupt, or the position has more pieces than the .dtw files cover.
+    // Meant for roots and analysis, not search leaves: DTW blocks are kept in a small cache of
+    // their own (a quarter of cache_mb) behind one mutex, and .dtw files stay open once opened.
+    DtwResult probe_dtw(const Position& pos) const;
+
+    // Largest piece count of the .dtw files in use (0 if none).
+    int max_dtw_pieces() const;
 
     // Every legal move of `pos` with its value for the side to move at `pos`, best first:
     // wins, draws, losses, then unknowns (moves of equal value keep generation order).

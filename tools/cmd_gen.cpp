@@ -37,6 +37,7 @@ struct GenOptions {
     std::vector<std::string> materials;
     int level = 19;
     std::uint32_t block = 32'760;
+    bool dtw = false;
 };
 
 int run_gen(const GenOptions& o) {
@@ -46,6 +47,7 @@ int run_gen(const GenOptions& o) {
     options.max_pieces = o.pieces;
     options.max_per_side = o.max_per_side;
     options.only = parse_materials(o.materials);
+    options.dtw = o.dtw;
     options.write.zstd_level = o.level;
     options.write.positions_per_block = o.block;
     build(options, std::cerr);
@@ -111,6 +113,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     gen->add_option("--block-positions", g->block, "Positions per compressed block (multiple of 5)")
         ->check(CLI::Range(5u, 1u << 24))
         ->capture_default_str();
+    gen->add_flag("--dtw", g->dtw, "Also write <material>.dtw files: distance to win in plies (docs/FORMAT.md)");
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
     gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });
 

@@ -65,6 +65,7 @@ struct ProbeOptions {
     std::string db;
     bool moves = false;
     bool json = false;
+    bool dtw = false;
     std::size_t cache_mb = 64;
     std::vector<std::string> fens;
 };
@@ -80,12 +81,21 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
         return false;
     }
     const ProbeResult r = tb.probe_wdl(pos);
+    DtwResult d;
+    if (o.dtw) d = tb.probe_dtw(pos);
+    // Empty for a draw and for a distance that cannot be read (json: null, with the reason).
+    const std::string dtw_text = d.known() && d.dtw >= 0 ? std::to_string(d.dtw) : std::string();
     std::vector<MoveValue> moves;
     if (o.moves) moves = tb.probe_moves(pos);
     if (o.json) {
         std::cout << "{\"fen\":" << json_string(text) << ",\"value\":\"" << value_name(r.value) << '"';
         if (!r.known())
             std::cout << ",\"code\":\"" << probe_error_name(r.error) << "\",\"reason\":" << json_string(r.reason);
+        if (o.dtw) {
+            std::cout << ",\"dtw\":" << (dtw_text.empty() ? "null" : dtw_text);
+            if (!d.known() && r.known())
+                std::cout << ",\"dtw_code\":\"" << probe_error_name(d.error) << "\",\"dtw_reason\":" << json_string(d.reason);
+        }
         if (o.moves) {
             std::cout << ",\"moves\":[";
             for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -101,6 +111,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
         std::cout << "}\n";
     } else {
         std::cout << text << '\t' << value_name(r.value);
+        if (o.dtw) std::cout << '\t' << dtw_text;
         for (const MoveValue& m : moves) std::cout << '\t' << move_to_string(pos, m.move) << '=' << value_name(m.result.value);
         std::cout << '\n';
     }
@@ -285,6 +296,9 @@ void add_probe_commands(CLI::App& app, Runner& run) {
     probe->add_option("--db", po->db, "Database folder")->required();
     probe->add_flag("--moves", po->moves, "Also list every legal move with its value, best first");
     probe->add_flag("--json", po->json, "One JSON object per line");
+    probe->add_flag("--dtw", po->dtw,
+                    "Add a column (json: \"dtw\") with the distance to win in plies from the .dtw files: odd for a "
+                    "win, even for a loss, empty (null) for a draw or when it cannot be read");
     probe->add_option("--cache-mb", po->cache_mb, "Block cache size in MiB")->capture_default_str();
     probe->add_option("fen", po->fens, "Positions (default: one FEN per line on standard input)");
     probe->callback([&run, po] { run = [po] { return run_probe(*po); }; });

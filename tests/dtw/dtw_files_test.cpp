@@ -1,0 +1,223 @@
+// DTW files end to end (dtb gen --dtw, then Tablebase::probe_dtw and the C API): published
+// longest wins through the files, agreement with the in-memory solver, determinism, resume,
+// corruption. Each test builds the 2-3 piece databases (well under a second) into its own folder.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+
+#include "gen/dtw_solver.hpp"
+#include "index/position_index.hpp"
+#include "probe/dtb.h"
+#include "probe/table_file.hpp"
+#include "probe/tablebase.hpp"
+#include "rules/fen.hpp"
+#include "tests/gen/build_fixture.hpp"
+
+namespace dtb {
+namespace {
+
+class DtwFilesTest : public BuildTest {
+protected:
+    // Builds WDL and DTW files of up to `pieces` pieces into `dir`.
+    void build_dtw(const fs::path& dir, int pieces, int threads = 0) {
+        std::unique_ptr<tbb::global_control> limit;
+        if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
+        BuildOptions o;
+        o.dir = dir;
+        o.max_pieces = pieces;
+        o.dtw = true;
+        std::ostringstream log;
+        build(o, log);
+        log_ = log.str();
+    }
+
+    // Every .dtw (and .wdl) file of `dir` by name, with its bytes.
+    static std::map<std::string, std::string> files_of(const fs::path& dir) {
+        std::map<std::string, std::string> out;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().extension() == ".dtw" || e.path().extension() == ".wdl")
+                out[e.path().filename().string()] = read_bytes(e.path());
+        return out;
+    }
+
+    // The first position of `m` (by index) whose DTW is read from its file: won or lost, no
+    // capture, some legal move.
+    static Position first_read_from_file(const Tablebase& tb, const Material& m) {
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position p = index.position(i);
+            if (!has_capture(p) && count_moves(p) > 0 && tb.probe_wdl(p).value != Value::Draw) return p;
+        }
+        ADD_FAILURE() << "no such position in " << m.name();
+        return {};
+    }
+
+    static void flip_byte(const fs::path& file, std::uint64_t offset) {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(static_cast<std::streamoff>(offset));
+        char c = 0;
+        f.get(c);
+        f.seekp(static_cast<std::streamoff>(offset));
+        f.put(static_cast<char>(c ^ 0x20));
+    }
+};
+
+// Grimminck's longest wins of the 2- and 3-piece endings (white to move, plies), and one more of MvMM.
+constexpr std::pair<const char*, int> kPublished[] = {
+    {"W:W33:B2", 17},       {"W:WK42:B22", 7},     {"W:W10:BK46", 3},      {"W:WK10:BK5", 3},
+    {"W:W40,44:B3", 23},    {"W:WK2,11:B45", 11},  {"W:WK7,K30:B45", 9},   {"W:W6,7:BK45", 7},
+    {"W:WK2,6:BK50", 9},    {"W:WK1,K7:BK50", 7},  {"W:W21:B3,4", 33},     {"W:WK38:B4,18", 27},
+    {"W:W18:B5,K23", 17},   {"W:WK26:B23,K42", 9}, {"W:W14:BK10,K46", 3},  {"W:WK10:BK5,K23", 3},
+    {"W:W23:B5,6", 29},
+};
+
+TEST_F(DtwFilesTest, PublishedLongestWinsThroughTheFiles) {
+    build_dtw(root_, 3);
+    const Tablebase tb(root_);
+    EXPECT_EQ(tb.max_dtw_pieces(), 3);
+    for (const auto& [fen, plies] : kPublished) {
+        const Position p = parse_fen(fen);
+        const DtwResult r = tb.probe_dtw(p);
+        EXPECT_EQ(r.value, Value::Win) << fen << ": " << r.reason;
+        EXPECT_EQ(r.dtw, plies) << fen;
+        const DtwResult flipped = tb.probe_dtw(flip_colors(p));
+        EXPECT_EQ(flipped.dtw, plies) << fen << " seen from black";
+    }
+    EXPECT_EQ(tb.probe_dtw(parse_fen("W:WK1:BK50")).value, Value::Draw);
+    EXPECT_EQ(tb.probe_dtw(parse_fen("W:WK1:BK50")).dtw, -1);
+    EXPECT_EQ(tb.probe_dtw(parse_fen("W:W6:BK1")).dtw, 0);         // no legal move: lost already
+    EXPECT_EQ(tb.probe_dtw(parse_fen("W:WK46:BK41")).dtw, 1);      // a capture that ends the game
+    EXPECT_EQ(tb.probe_dtw(parse_fen("W:W31,32:B1,2")).error, ProbeError::TooManyPieces);
+}
+
+// Every position of 2-3 pieces, both sides to move, capture positions included: probe_dtw through
+// the files agrees with the solver's tables, and so does the builder's loader.
+TEST_F(DtwFilesTest, FilesAgreeWithTheSolver) {
+    build_dtw(root_, 3);
+    ValueTables wdl;
+    DtwTables solved, loaded;
+    const Tablebase tb(root_);
+    for (const Material& m : materials_in_build_order(3)) {
+        if (!wdl.contains(m))
+            for (SolvedMaterial& s : solve_material_pair(m, wdl)) {
+                PackedValues packed(s.values.size());
+                for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
+                wdl.add(s.material, std::move(packed));
+            }
+        if (!solved.contains(m))
+            for (DtwMaterial& d : solve_dtw_pair(m, wdl, solved)) solved.add(d.material, std::move(d.dtw));
+        load_finished_dtw(root_, m, wdl, loaded);
+        ASSERT_EQ(*loaded.table(m), *solved.table(m)) << m.name();
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Position p = index.position(i);
+            const Dtw expected = solved.table(m)->at(i);
+            for (const Position& q : {p, flip_colors(p)}) {
+                const DtwResult r = tb.probe_dtw(q);
+                ASSERT_EQ(r.value, dtw_value(expected)) << to_fen(q) << ' ' << r.reason;
+                ASSERT_EQ(r.dtw, expected == kDtwDraw ? -1 : int{expected}) << to_fen(q);
+            }
+        }
+    }
+}
+
+TEST_F(DtwFilesTest, SameBytesWithOneOrTwoThreadsAndWdlUnchanged) {
+    build_dtw(root_ / "one", 3, 1);
+    build_dtw(root_ / "two", 3, 2);
+    build_into(root_ / "plain", 3);
+    const auto one = files_of(root_ / "one"), two = files_of(root_ / "two"), plain = files_of(root_ / "plain");
+    EXPECT_EQ(one.size(), 2 * plain.size());
+    EXPECT_TRUE(one == two);
+    for (const auto& [name, bytes] : plain) EXPECT_TRUE(one.at(name) == bytes) << name << " changed by --dtw";
+}
+
+TEST_F(DtwFilesTest, ResumeRebuildsDeletedDtwFiles) {
+    build_dtw(root_ / "full", 3);
+    fs::create_directories(root_ / "resumed");
+    for (const auto& e : fs::directory_iterator(root_ / "full"))
+        fs::copy_file(e.path(), root_ / "resumed" / e.path().filename());
+    // A 3-piece file (its successors' DTW come from their files) and a 2-piece one.
+    fs::remove(root_ / "resumed" / "MvMM.dtw");
+    fs::remove(root_ / "resumed" / "KvK.dtw");
+    fs::remove(root_ / "resumed" / "KvK.wdl");
+    build_dtw(root_ / "resumed", 3);
+    EXPECT_NE(log_.find("MvMM.dtw"), std::string::npos) << log_;
+    EXPECT_EQ(log_.find("MMvM.dtw"), std::string::npos) << log_;  // kept, not rewritten
+    EXPECT_TRUE(files_of(root_ / "full") == files_of(root_ / "resumed"));
+    // Nothing left to do: a third run writes nothing.
+    build_dtw(root_ / "resumed", 3);
+    EXPECT_EQ(log_.find(".dtw "), std::string::npos) << log_;
+}
+
+TEST_F(DtwFilesTest, HeaderOfADtwFile) {
+    build_dtw(root_, 3);
+    const TableFile file(root_ / "MvMM.dtw", format::FileKind::Dtw);
+    const format::Header& h = file.header();
+    EXPECT_EQ(h.kind, format::FileKind::Dtw);
+    EXPECT_EQ(h.value_encoding, format::kEncodingDtwU8);
+    EXPECT_EQ(h.max_dtw, 33u);
+    EXPECT_EQ(h.positions, PositionIndex(h.material).size());
+    EXPECT_EQ(read_bytes(root_ / "MvMM.dtw").substr(0, 8), "DTB-DTW\n");
+    // Each kind is refused where the other is expected.
+    EXPECT_THROW(TableFile(root_ / "MvMM.dtw"), TableError);
+    EXPECT_THROW(TableFile(root_ / "MvMM.wdl", format::FileKind::Dtw), TableError);
+}
+
+TEST_F(DtwFilesTest, CorruptOrMissingDtwFileIsUnknownWithAReason) {
+    build_dtw(root_, 3);
+    const Material mvmm{1, 0, 2, 0};
+    // A byte in the middle of block 0 of MvMM.dtw: the frame checksum catches it.
+    std::uint64_t block0 = 0, block1 = 0;
+    {
+        const TableFile file(root_ / "MvMM.dtw", format::FileKind::Dtw);
+        std::ifstream in(root_ / "MvMM.dtw", std::ios::binary);
+        in.seekg(format::kHeaderBytes);
+        in.read(reinterpret_cast<char*>(&block0), 8);
+        in.read(reinterpret_cast<char*>(&block1), 8);
+    }
+    flip_byte(root_ / "MvMM.dtw", (block0 + block1) / 2);
+    fs::remove(root_ / "KvKK.dtw");
+    const Tablebase tb(root_);
+    // The first such position of the material lies in block 0.
+    const Position p = first_read_from_file(tb, mvmm);
+    const DtwResult r = tb.probe_dtw(p);
+    EXPECT_EQ(r.value, Value::Unknown) << to_fen(p);
+    EXPECT_EQ(r.error, ProbeError::BadTable);
+    EXPECT_NE(r.reason.find("MvMM.dtw"), std::string_view::npos) << r.reason;
+    EXPECT_NE(r.reason.find("corrupt"), std::string_view::npos) << r.reason;
+    EXPECT_TRUE(tb.probe_wdl(p).known());  // the WDL file is untouched
+    const DtwResult missing = tb.probe_dtw(first_read_from_file(tb, Material{0, 1, 0, 2}));
+    EXPECT_EQ(missing.error, ProbeError::MissingTable);
+    EXPECT_NE(missing.reason.find("KvKK.dtw"), std::string_view::npos) << missing.reason;
+    // Other files still answer.
+    EXPECT_EQ(tb.probe_dtw(parse_fen("W:W33:B2")).dtw, 17);
+}
+
+TEST_F(DtwFilesTest, CorruptDtwHeaderIsUnknownWithAReason) {
+    build_dtw(root_, 3);
+    flip_byte(root_ / "MvM.dtw", 40);
+    const Tablebase tb(root_);
+    const DtwResult r = tb.probe_dtw(parse_fen("W:W33:B2"));
+    EXPECT_EQ(r.error, ProbeError::BadTable);
+    EXPECT_NE(r.reason.find("header checksum"), std::string_view::npos) << r.reason;
+    EXPECT_EQ(tb.probe_wdl(parse_fen("W:W33:B2")).value, Value::Win);
+}
+
+TEST_F(DtwFilesTest, CApi) {
+    build_dtw(root_, 3);
+    dtb_handle* h = dtb_open(root_.c_str(), nullptr, nullptr);
+    ASSERT_NE(h, nullptr);
+    const auto bit = [](int s) { return std::uint64_t{1} << (s - 1); };
+    int dtw = 0;
+    EXPECT_EQ(dtb_probe_dtw(h, bit(21), bit(3) | bit(4), 0, DTB_WHITE_TO_MOVE, &dtw), DTB_WIN);
+    EXPECT_EQ(dtw, 33);
+    EXPECT_EQ(dtb_probe_dtw(h, bit(1), bit(50), bit(1) | bit(50), DTB_WHITE_TO_MOVE, &dtw), DTB_DRAW);
+    EXPECT_EQ(dtw, -1);
+    EXPECT_EQ(dtb_probe_dtw(h, bit(1), bit(1), 0, DTB_WHITE_TO_MOVE, &dtw), DTB_INVALID);
+    EXPECT_EQ(dtb_probe_dtw(h, bit(33), bit(2), 0, DTB_WHITE_TO_MOVE, nullptr), DTB_WIN);
+    dtb_close(h);
+}
+
+}  // namespace
+}  // namespace dtb
