@@ -36,8 +36,8 @@ step_perft() {
 }
 
 step_gen() {
-  section "databases of 2-$PIECES pieces into $DB_DIR (finished files are kept and reused)"
-  "$DTB" gen --pieces "$PIECES" --out "$DB_DIR"
+  section "databases of 2-$PIECES pieces, with distances to win, into $DB_DIR (finished files are kept)"
+  "$DTB" gen --pieces "$PIECES" --dtw --out "$DB_DIR"
 }
 
 step_stats() {
@@ -47,7 +47,7 @@ step_stats() {
 
 step_probe() {
   section "probing sample positions in $DB_DIR (value for the side to move; --moves: every move, best first)"
-  "$DTB" probe --db "$DB_DIR" --moves \
+  "$DTB" probe --db "$DB_DIR" --dtw --moves \
     "W:WK46:BK5" "W:WK2,6:BK50" "W:W33:B2" "B:W27,28:BK25" "W:W23:B5,6"
 }
 

@@ -30,10 +30,15 @@ struct GameJob {
     GameAnalysis analysis;
 };
 
+// WDL from the .wdl files; the distance to win where .dtw files cover the position.
 Oracle oracle_of(const Tablebase& tb) {
     return [&tb](const Position& pos) {
         Assessment a;
         a.value = tb.probe_wdl(pos).value;
+        if (a.value == Value::Win || a.value == Value::Loss) {
+            const DtwResult d = tb.probe_dtw(pos);
+            if (d.value == a.value && d.dtw >= 0) a.dtw = d.dtw;
+        }
         return a;
     };
 }

@@ -21,6 +21,17 @@ printf '[FEN "W:W33:B2"]\n[Result "1-1"]\n1-1\n' >"$work/wrong.pdn"
 [ "$code" = 1 ] || fail "inconsistent game: exit $code"
 grep -q "verdict: inconsistent" "$work/out" || fail "inconsistent game: $(cat "$work/out")"
 
+# With distance-to-win files, a win inside a counted ending is judged against the count.
+"$dtb" gen --pieces 3 --dtw --out "$work/db3" 2>/dev/null || fail "building 2-3 pieces with --dtw"
+printf '[FEN "W:WK2,6:BK50"]\n[Result "1-1"]\n1-1\n' >"$work/counted.pdn"
+"$dtb" adjudicate --db "$db" "$work/counted.pdn" >"$work/out" 2>&1; code=$?
+[ "$code" = 0 ] || fail "counted ending without DTW: exit $code"
+grep -q "verdict: undecided: .*needs the distance to win" "$work/out" || fail "without DTW: $(cat "$work/out")"
+"$dtb" adjudicate --db "$work/db3" "$work/counted.pdn" >"$work/out" 2>&1; code=$?
+[ "$code" = 1 ] || fail "counted ending with DTW: exit $code"
+grep -q "white wins in 9 plies, within the 10 plies the 6.4 5-move ending count leaves, but the game was scored 1-1" \
+  "$work/out" || fail "with DTW: $(cat "$work/out")"
+
 "$dtb" adjudicate --db "$db" "$work/missing.pdn" >/dev/null 2>&1; code=$?
 [ "$code" = 2 ] || fail "missing PDN file: exit $code"
 "$dtb" adjudicate --db "$work/no-such-folder" "$samples/sample.pdn" >/dev/null 2>&1; code=$?
