@@ -10,3 +10,6 @@ gtest_discover_tests(dtw_files_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
 add_test(NAME cli_gen_dtw_2_4 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/dtw/gen_dtw_2_4.sh $<TARGET_FILE:dtb>
          ${CMAKE_CURRENT_BINARY_DIR}/dtw4)
 set_tests_properties(cli_gen_dtw_2_4 PROPERTIES LABELS "gen;e2e;slow" TIMEOUT 3600)
+
+add_test(NAME cli_line COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/dtw/line_test.sh $<TARGET_FILE:dtb>)
+set_tests_properties(cli_line PROPERTIES LABELS gen)

@@ -24,6 +24,7 @@ void add_index_commands(CLI::App& app, Runner& run);
 void add_gen_commands(CLI::App& app, Runner& run);    // gen, verify, stats
 void add_probe_commands(CLI::App& app, Runner& run);  // probe, bench probe
 void add_bench_commands(CLI::App& app, Runner& run);
-void add_adjudicate_commands(CLI::App& app, Runner& run);  // bench index, bench format (after add_probe_commands)
+void add_adjudicate_commands(CLI::App& app, Runner& run);
+void add_line_commands(CLI::App& app, Runner& run);  // bench index, bench format (after add_probe_commands)
 
 }  // namespace dtb::cli
