@@ -9,6 +9,7 @@
 #include <tbb/parallel_for.h>
 
 #include "gen/builder.hpp"
+#include "gen/dtw_solver.hpp"
 #include "probe/table_file.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
@@ -45,7 +46,8 @@ public:
         for (const Material& m : targets) {
             if (!load(m)) continue;
             if (!load(m.mirror())) continue;
-            check_material(m);
+            const bool with_dtw = has_dtw_file(m) && load_dtw(m) && load_dtw(m.mirror());
+            check_material(m, with_dtw);
         }
         return std::move(report_);
     }
@@ -68,14 +70,46 @@ private:
         return true;
     }
 
+    bool has_dtw_file(const Material& m) const { return fs::exists(dir_ / format::dtw_file_name(m)); }
+
+    // Loads the DTW of m and of everything it needs; false (with the reason recorded) on failure.
+    bool load_dtw(const Material& m) {
+        if (dtw_.contains(m)) return true;
+        if (dtw_failed_.count(m)) return false;
+        bool ok = true;
+        for (const Material& s : successor_materials(m)) ok = load(s) && load_dtw(s) && ok;
+        if (ok && !has_dtw_file(m)) {
+            report_.errors.push_back(m.name() + ": missing file " + (dir_ / format::dtw_file_name(m)).string());
+            ok = false;
+        }
+        if (ok) {
+            try {
+                log_ << "checking checksums of " << m.name() << " (dtw)\n" << std::flush;
+                load_finished_dtw(dir_, m, tables_, dtw_);
+            } catch (const std::exception& e) {
+                report_.errors.push_back(m.name() + " (dtw): " + e.what());
+                ok = false;
+            }
+        }
+        if (!ok) dtw_failed_.insert(m);
+        return ok;
+    }
+
     bool fail(const Material& m, const std::string& why) {
         failed_.insert(m);
         report_.errors.push_back(m.name() + ": " + why);
         return false;
     }
 
-    void check_material(const Material& m) {
-        log_ << "checking values of " << m.name() << '\n' << std::flush;
+    // The DTW a position's successors imply (shortest win, longest loss, 0 without a move).
+    Dtw implied_dtw(const Position& pos) const {
+        DtwBest best;
+        for (const Move& mv : generate_moves(pos)) best.add(dtw_.dtw_after(apply_move(pos, mv)));
+        return best.result();
+    }
+
+    void check_material(const Material& m, bool with_dtw) {
+        log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "") << '\n' << std::flush;
         const PositionIndex index(m);
         std::atomic<std::uint64_t> checked{0};
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
@@ -91,7 +125,11 @@ private:
                     if (implied == Value::Win) break;
                 }
                 const Value stored = tables_.value_of(pos);
-                if (stored != implied) record({to_fen(pos), stored, implied});
+                if (stored != implied) record({to_fen(pos), stored, implied, std::nullopt, std::nullopt});
+                if (with_dtw && stored == implied && stored != Value::Draw) {
+                    const Dtw stored_dtw = dtw_.dtw_of(pos), expected = implied_dtw(pos);
+                    if (stored_dtw != expected) record({to_fen(pos), stored, implied, stored_dtw, expected});
+                }
             }
             checked += local;
         });
@@ -109,7 +147,9 @@ private:
     std::size_t max_reported_;
     std::set<Material> present_;
     std::set<Material> failed_;
+    std::set<Material> dtw_failed_;
     ValueTables tables_;
+    DtwTables dtw_;
     VerifyReport report_;
     std::mutex mutex_;
 };

@@ -1,9 +1,12 @@
-// `dtb verify`: every checksum, then every non-capture position's value against its successors.
+// `dtb verify`: every checksum, then every non-capture position's value against its successors, and
+// where .dtw files exist, every won or lost non-capture position's distance to win: 1 + the
+// shortest win among its successors, or 1 + the longest loss.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,8 @@ struct Inconsistency {
     std::string fen;
     Value stored = Value::Unknown;
     Value implied = Value::Unknown;
+    // For a distance-to-win mismatch (the values agree): the stored and the implied DTW.
+    std::optional<int> stored_dtw, implied_dtw;
 };
 
 struct VerifyReport {

@@ -59,8 +59,12 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, in
     const VerifyReport report = verify_folder(dir, parse_materials(names), std::cerr);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
     for (const Inconsistency& i : report.inconsistencies)
-        std::cout << "inconsistent\t" << i.fen << "\tstored " << value_name(i.stored) << "\timplied "
-                  << value_name(i.implied) << '\n';
+        if (i.stored_dtw)
+            std::cout << "inconsistent\t" << i.fen << "\tstored dtw " << *i.stored_dtw << "\timplied dtw "
+                      << *i.implied_dtw << '\n';
+        else
+            std::cout << "inconsistent\t" << i.fen << "\tstored " << value_name(i.stored) << "\timplied "
+                      << value_name(i.implied) << '\n';
     std::cout << (report.ok() ? "ok" : "FAILED") << "\tpositions checked " << report.positions_checked
               << "\tinconsistencies " << report.inconsistency_count << "\tfile errors " << report.errors.size()
               << '\n';

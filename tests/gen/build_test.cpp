@@ -13,7 +13,9 @@
 
 #include "tests/gen/build_fixture.hpp"
 #include "gen/builder.hpp"
+#include "gen/dtw_solver.hpp"
 #include "gen/verify.hpp"
+#include "rules/fen.hpp"
 #include "probe/table_file.hpp"
 
 namespace dtb {
@@ -124,6 +126,37 @@ TEST_F(BuildTest, VerifyPassesOnABuildAndCatchesATamperedValue) {
     EXPECT_TRUE(found);
     EXPECT_GE(bad.inconsistency_count, 2u);
     EXPECT_LE(bad.inconsistency_count, 20u);
+}
+
+TEST_F(BuildTest, VerifyChecksDistancesToWinAndCatchesATamperedOne) {
+    BuildOptions o;
+    o.dir = root_;
+    o.max_pieces = 3;
+    o.dtw = true;
+    std::ostringstream log;
+    build(o, log);
+    const VerifyReport good = verify_folder(root_, {}, log);
+    EXPECT_TRUE(good.ok());
+    // W:WK46:BK5 is lost in 2 plies; store 4.
+    ValueTables wdl;
+    for (SolvedMaterial& s : solve_material_pair(Material{0, 1, 0, 1}, wdl)) {
+        PackedValues packed(s.values.size());
+        for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
+        wdl.add(s.material, std::move(packed));
+    }
+    auto solved = solve_dtw_pair(Material{0, 1, 0, 1}, wdl, DtwTables{});
+    const PositionIndex index(Material{0, 1, 0, 1});
+    const std::uint64_t i = index.index(parse_fen("W:WK46:BK5"));
+    ASSERT_EQ(solved[0].dtw[i], 2);
+    solved[0].dtw[i] = 4;
+    fs::remove(root_ / "KvK.dtw");
+    write_dtw_file(root_, solved[0], WriteOptions{});
+    const VerifyReport bad = verify_folder(root_, {}, log, 1000);
+    EXPECT_FALSE(bad.ok());
+    bool found = false;
+    for (const Inconsistency& c : bad.inconsistencies)
+        if (c.fen == "W:WK46:BK5") found = c.stored_dtw == 4 && c.implied_dtw == 2;
+    EXPECT_TRUE(found);
 }
 
 TEST_F(BuildTest, VerifyReportsMissingAndTruncatedFiles) {
