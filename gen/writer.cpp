@@ -114,6 +114,8 @@ std::uint64_t write_atomically(const std::filesystem::path& dir, const std::stri
 struct DtwBlockStats {
     std::uint64_t captures = 0, wins = 0, draws = 0, losses = 0;
     std::uint32_t max_dtw = 0;
+    std::uint32_t longest_win = 0;
+    std::uint64_t longest_win_index = 0;  // the first position of the block with that win
 };
 
 DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
@@ -121,6 +123,8 @@ DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>
     DtwBlockStats s;
     for (std::uint64_t i = first; i < first + count; ++i) {
         const Dtw d = dtw[i];
+        // The longest win counts capture positions too (their DTW is exact in memory).
+        if (dtw_is_win(d) && d > s.longest_win) s.longest_win = d, s.longest_win_index = i;
         if (has_capture(index.position(i)))
             ++s.captures;
         else if (d == kDtwDraw)
@@ -172,6 +176,10 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
         header.draws += s.draws;
         header.losses += s.losses;
         header.max_dtw = std::max(header.max_dtw, s.max_dtw);
+        if (s.longest_win > header.longest_win) {  // blocks in order: the first such position wins ties
+            header.longest_win = s.longest_win;
+            header.longest_win_index = s.longest_win_index;
+        }
     }
     header.value_encoding = header.max_dtw / 2 <= 0xFF ? format::kEncodingDtwU8 : format::kEncodingDtwU16;
     const std::uint32_t width = header.dtw_width();

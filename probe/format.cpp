@@ -69,6 +69,8 @@ std::array<unsigned char, kHeaderBytes> encode_header(const Header& h) {
     put<std::uint64_t>(out.data(), 80, h.table_checksum);
     put<std::uint32_t>(out.data(), 88, h.compression);
     put<std::uint32_t>(out.data(), 92, h.max_dtw);  // zero in WDL files: their bytes are unchanged
+    put<std::uint32_t>(out.data(), 96, h.longest_win);
+    put<std::uint64_t>(out.data(), 100, h.longest_win_index);
     put<std::uint64_t>(out.data(), kChecksumOffset, XXH64(out.data(), kChecksumOffset, 0));
     return out;
 }
@@ -99,6 +101,8 @@ Header decode_header(const unsigned char* in) {
     h.table_checksum = get<std::uint64_t>(in, 80);
     h.compression = get<std::uint32_t>(in, 88);
     h.max_dtw = get<std::uint32_t>(in, 92);
+    h.longest_win = get<std::uint32_t>(in, 96);
+    h.longest_win_index = get<std::uint64_t>(in, 100);
     if (h.index_version != kIndexVersion) throw std::runtime_error("unsupported index version");
     const bool encoding_ok = h.kind == FileKind::Wdl
                                  ? h.value_encoding == kEncodingBase3

@@ -53,6 +53,8 @@ struct Header {
     std::uint64_t losses = 0;
     std::uint64_t table_checksum = 0;  // XXH64 of the block offset table
     std::uint32_t max_dtw = 0;         // DTW files only: the largest DTW of a non-capture position (0 in WDL files)
+    std::uint32_t longest_win = 0;         // DTW files only: the longest win, capture positions included
+    std::uint64_t longest_win_index = 0;   // DTW files only: the first position with that win
 
     std::uint64_t block_bytes(std::uint64_t block) const;  // uncompressed bytes of one block
     // Bytes a stored DTW takes (1 or 2); 0 for WDL files.

@@ -8,6 +8,7 @@
 #include "gen/builder.hpp"
 #include "gen/verify.hpp"
 #include "probe/table_file.hpp"
+#include "rules/fen.hpp"
 #include "tools/commands.hpp"
 
 namespace dtb::cli {
@@ -71,27 +72,45 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, in
     return report.ok() ? kExitOk : kExitFindings;
 }
 
+// The longest win recorded in a material's .dtw file and an example position; empty without one.
+struct LongestWin {
+    std::string dtw, fen, bytes;
+};
+
+LongestWin longest_win(const std::filesystem::path& dir, const Material& m) {
+    const std::filesystem::path path = dir / format::dtw_file_name(m);
+    if (!std::filesystem::exists(path)) return {};
+    const TableFile file(path, format::FileKind::Dtw);
+    const format::Header& h = file.header();
+    const std::string bytes = std::to_string(file.file_bytes());
+    if (h.longest_win == 0) return {"", "", bytes};
+    return {std::to_string(h.longest_win), to_fen(PositionIndex(m).position(h.longest_win_index)), bytes};
+}
+
 int run_stats(const std::string& dir, bool tsv) {
     const auto materials = materials_in_folder(dir);
     if (tsv)
-        std::cout << "material\twhite_men\twhite_kings\tblack_men\tblack_kings\tpositions\tcaptures\twins\tdraws\tlosses\tbytes\n";
+        std::cout << "material\twhite_men\twhite_kings\tblack_men\tblack_kings\tpositions\tcaptures\twins\tdraws\tlosses"
+                     "\tbytes\tlongest_win_dtw\tlongest_win_fen\tdtw_bytes\n";
     else
-        std::printf("%-10s %14s %14s %14s %14s %14s %12s\n", "material", "positions", "captures", "wins", "draws",
-                    "losses", "bytes");
+        std::printf("%-10s %14s %14s %14s %14s %14s %12s %8s  %s\n", "material", "positions", "captures", "wins", "draws",
+                    "losses", "bytes", "longest", "example of the longest win");
     int status = kExitOk;
     for (const Material& m : materials) {
         try {
             const TableFile file(std::filesystem::path(dir) / format::wdl_file_name(m));
             const format::Header& h = file.header();
+            const LongestWin win = longest_win(dir, m);
             if (tsv)
                 std::cout << m.name() << '\t' << m.white_men << '\t' << m.white_kings << '\t' << m.black_men << '\t'
                           << m.black_kings << '\t' << h.positions << '\t' << h.captures << '\t' << h.wins << '\t'
-                          << h.draws << '\t' << h.losses << '\t' << file.file_bytes() << '\n';
+                          << h.draws << '\t' << h.losses << '\t' << file.file_bytes() << '\t' << win.dtw << '\t'
+                          << win.fen << '\t' << win.bytes << '\n';
             else
-                std::printf("%-10s %14llu %14llu %14llu %14llu %14llu %12llu\n", m.name().c_str(),
+                std::printf("%-10s %14llu %14llu %14llu %14llu %14llu %12llu %8s  %s\n", m.name().c_str(),
                             (unsigned long long)h.positions, (unsigned long long)h.captures,
                             (unsigned long long)h.wins, (unsigned long long)h.draws, (unsigned long long)h.losses,
-                            (unsigned long long)file.file_bytes());
+                            (unsigned long long)file.file_bytes(), win.dtw.c_str(), win.fen.c_str());
         } catch (const TableError& e) {
             std::cerr << "dtb: " << e.what() << '\n';
             status = kExitFailure;
@@ -135,7 +154,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
 
     auto stats_dir = std::make_shared<std::string>();
     auto stats_tsv = std::make_shared<bool>(false);
-    auto* stats = app.add_subcommand("stats", "One row per database file: positions, captures, wins, draws, losses, bytes");
+    auto* stats = app.add_subcommand("stats", "One row per material: positions, captures, wins, draws, losses, bytes; with .dtw files the longest win and an example");
     stats->add_option("-d,--db", *stats_dir, "Database folder")->required();
     stats->add_flag("--tsv", *stats_tsv, "Tab-separated with a header row");
     stats->callback([&run, stats_dir, stats_tsv] { run = [=] { return run_stats(*stats_dir, *stats_tsv); }; });
