@@ -15,6 +15,7 @@
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
 #include "tools/commands.hpp"
+#include "tools/json.hpp"
 
 namespace dtb::cli {
 namespace {
@@ -32,28 +33,6 @@ std::optional<Tablebase> open_tablebase(const std::string& dir, TablebaseOptions
 
 // ---------------------------------------------------------------------------------------------
 // dtb probe
-
-std::string json_string(std::string_view s) {
-    std::string out = "\"";
-    for (const unsigned char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (c < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += static_cast<char>(c);
-                }
-        }
-    }
-    return out + '"';
-}
 
 std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t\r\n");
