@@ -84,12 +84,6 @@ std::string dtw_summary_line(const WrittenFile& f, double seconds) {
     return buf;
 }
 
-PackedValues pack_resolved(const std::vector<std::uint8_t>& values) {
-    PackedValues packed(values.size());
-    for (std::uint64_t i = 0; i < values.size(); ++i) packed.set(i, static_cast<Value>(values[i] & kValueMask));
-    return packed;
-}
-
 class Builder {
 public:
     Builder(const BuildOptions& options, std::ostream& log)
@@ -171,7 +165,7 @@ private:
                 progress_.finish();
                 log_ << summary_line(written, seconds) << '\n' << std::flush;
             }
-            tables_.add(s.material, pack_resolved(s.values));
+            tables_.add(s.material, pack_values(s.values));
         }
     }
 
@@ -269,7 +263,7 @@ void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) 
     tbb::parallel_for(std::uint64_t{0}, static_cast<std::uint64_t>(values.size()), [&](std::uint64_t i) {
         if (values[i] & kCaptureFlag) values[i] = static_cast<std::uint8_t>(tables.resolve_captures(index.position(i)));
     });
-    tables.add(m, pack_resolved(values));
+    tables.add(m, pack_values(values));
 }
 
 void load_finished_dtw(const fs::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw) {

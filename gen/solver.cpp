@@ -175,6 +175,13 @@ private:
 
 }  // namespace
 
+PackedValues pack_values(const std::vector<std::uint8_t>& solver_values) {
+    PackedValues packed(solver_values.size());
+    for (std::uint64_t i = 0; i < solver_values.size(); ++i)
+        packed.set(i, static_cast<Value>(solver_values[i] & kValueMask));
+    return packed;
+}
+
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
                                                 const ProgressCallback& progress) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");

@@ -8,31 +8,15 @@
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "rules/notation.hpp"
+#include "tests/gen/in_memory_tables.hpp"
 
 namespace dtb {
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Databases {
-    ValueTables wdl;
-    DtwTables dtw;
-};
-
-const Databases& databases() {
-    static const Databases db = [] {
-        Databases d;
-        for (const Material& m : materials_in_build_order(3)) {
-            if (d.wdl.contains(m)) continue;
-            for (SolvedMaterial& s : solve_material_pair(m, d.wdl)) {
-                PackedValues packed(s.values.size());
-                for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
-                d.wdl.add(s.material, std::move(packed));
-            }
-            for (DtwMaterial& s : solve_dtw_pair(m, d.wdl, d.dtw)) d.dtw.add(s.material, std::move(s.dtw));
-        }
-        return d;
-    }();
+const InMemoryTables& databases() {
+    static const InMemoryTables db = solve_in_memory(3, true);
     return db;
 }
 

@@ -100,11 +100,7 @@ TEST_F(DtwFilesTest, FilesAgreeWithTheSolver) {
     const Tablebase tb(root_);
     for (const Material& m : materials_in_build_order(3)) {
         if (!wdl.contains(m))
-            for (SolvedMaterial& s : solve_material_pair(m, wdl)) {
-                PackedValues packed(s.values.size());
-                for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
-                wdl.add(s.material, std::move(packed));
-            }
+            for (SolvedMaterial& s : solve_material_pair(m, wdl)) wdl.add(s.material, pack_values(s.values));
         if (!solved.contains(m))
             for (DtwMaterial& d : solve_dtw_pair(m, wdl, solved)) solved.add(d.material, std::move(d.dtw));
         load_finished_dtw(root_, m, wdl, loaded);

@@ -8,35 +8,18 @@
 #include "gen/dtw_solver.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
+#include "tests/gen/in_memory_tables.hpp"
 
 namespace dtb {
 namespace {
 
-struct SolvedTables {
-    ValueTables wdl;
-    DtwTables dtw;
-};
-
-// Builds WDL and DTW for every material of up to `pieces` pieces in memory, in build order.
-SolvedTables solve_all_dtw(int pieces) {
-    SolvedTables t;
-    for (const Material& m : materials_in_build_order(pieces)) {
-        if (t.wdl.contains(m)) continue;
-        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) {
-            PackedValues packed(s.values.size());
-            for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
-            t.wdl.add(s.material, std::move(packed));
-        }
-        for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
-    }
-    return t;
-}
+using SolvedTables = InMemoryTables;
 
 // Solved once for the whole suite (well under a second in Release).
 class DtwTest : public ::testing::Test {
 protected:
     static const SolvedTables& tables() {
-        static const SolvedTables solved = solve_all_dtw(3);
+        static const SolvedTables solved = solve_in_memory(3, true);
         return solved;
     }
     static const DtwTables& dtw() { return tables().dtw; }

@@ -139,11 +139,7 @@ TEST_F(BuildTest, VerifyChecksDistancesToWinAndCatchesATamperedOne) {
     EXPECT_TRUE(good.ok());
     // W:WK46:BK5 is lost in 2 plies; store 4.
     ValueTables wdl;
-    for (SolvedMaterial& s : solve_material_pair(Material{0, 1, 0, 1}, wdl)) {
-        PackedValues packed(s.values.size());
-        for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
-        wdl.add(s.material, std::move(packed));
-    }
+    for (SolvedMaterial& s : solve_material_pair(Material{0, 1, 0, 1}, wdl)) wdl.add(s.material, pack_values(s.values));
     auto solved = solve_dtw_pair(Material{0, 1, 0, 1}, wdl, DtwTables{});
     const PositionIndex index(Material{0, 1, 0, 1});
     const std::uint64_t i = index.index(parse_fen("W:WK46:BK5"));

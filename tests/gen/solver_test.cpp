@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gen/builder.hpp"
+#include "tests/gen/in_memory_tables.hpp"
 #include "gen/solver.hpp"
 #include "probe/table_file.hpp"
 #include "rules/fen.hpp"
@@ -26,19 +27,7 @@ bool on_long_diagonal(int square) {
 
 int king_square(Bitboard b) { return square_of_bit(lowest_bit(b)); }
 
-// Builds every material of up to `pieces` pieces in memory, as dtb gen does, without files.
-ValueTables solve_all(int pieces) {
-    ValueTables tables;
-    for (const Material& m : materials_in_build_order(pieces)) {
-        if (tables.contains(m)) continue;
-        for (SolvedMaterial& s : solve_material_pair(m, tables)) {
-            PackedValues packed(s.values.size());
-            for (std::uint64_t i = 0; i < s.values.size(); ++i) packed.set(i, static_cast<Value>(s.values[i] & kValueMask));
-            tables.add(s.material, std::move(packed));
-        }
-    }
-    return tables;
-}
+ValueTables solve_all(int pieces) { return std::move(solve_in_memory(pieces, false).wdl); }
 
 // King against king, worked out by hand: the side to move wins by capture when it can; it loses
 // when its king stands in a corner of the long diagonal (5 or 46) and the other king in the other
