@@ -8,6 +8,7 @@
 // block 1, each by king index.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -54,13 +55,17 @@ public:
     template <typename Solve>
     void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
         const auto levels = configs_by_level();
-        std::uint64_t done = 0;
+        const double total = static_cast<double>(total_positions());
+        std::atomic<std::uint64_t> done{0};
         for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level->size(), 1), [&](const auto& r) {
-                for (std::size_t i = r.begin(); i != r.end(); ++i) solve(subgame((*level)[i]));
+                for (std::size_t i = r.begin(); i != r.end(); ++i) {
+                    const Subgame g = subgame((*level)[i]);
+                    solve(g);
+                    done.fetch_add(g.size, std::memory_order_relaxed);
+                }
             });
-            for (std::uint32_t c : *level) done += subgame(c).size;
-            if (progress) progress(static_cast<double>(done) / static_cast<double>(total_positions()));
+            if (progress) progress(static_cast<double>(done.load()) / total);
         }
     }
 
