@@ -30,15 +30,18 @@ struct GameJob {
     GameAnalysis analysis;
 };
 
-// WDL from the .wdl files; the distance to win where .dtw files cover the position.
+// The value and distance to win from the .dtw files where they cover the position (probe_dtw
+// gives both); the value alone from the .wdl files elsewhere.
 Oracle oracle_of(const Tablebase& tb) {
     return [&tb](const Position& pos) {
         Assessment a;
-        a.value = tb.probe_wdl(pos).value;
-        if (a.value == Value::Win || a.value == Value::Loss) {
-            const DtwResult d = tb.probe_dtw(pos);
-            if (d.value == a.value && d.dtw >= 0) a.dtw = d.dtw;
+        const DtwResult d = tb.probe_dtw(pos);
+        if (d.known()) {
+            a.value = d.value;
+            if (d.dtw >= 0) a.dtw = d.dtw;
+            return a;
         }
+        a.value = tb.probe_wdl(pos).value;
         return a;
     };
 }
