@@ -238,8 +238,11 @@ void for_each_stored(const TableFile& file, const PositionIndex& index, Visit&& 
         file.read_block(b, block);
         const std::uint64_t first = b * h.positions_per_block;
         const std::uint64_t count = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
-        for (std::uint64_t j = 0; j < count; ++j)
-            visit(first + j, index.position(first + j), block.data(), j, b);
+        PositionWalker walker(index, first);
+        for (std::uint64_t j = 0; j < count; ++j) {
+            if (j > 0) walker.next();
+            visit(first + j, walker.current(), block.data(), j, b);
+        }
     });
 }
 
@@ -258,10 +261,17 @@ std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material
 }
 
 void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) {
-    std::vector<std::uint8_t> values = read_solver_values(dir, m);
-    const PositionIndex index(m);
-    tbb::parallel_for(std::uint64_t{0}, static_cast<std::uint64_t>(values.size()), [&](std::uint64_t i) {
-        if (values[i] & kCaptureFlag) values[i] = static_cast<std::uint8_t>(tables.resolve_captures(index.position(i)));
+    const auto file = open_finished(dir / format::wdl_file_name(m), m, format::FileKind::Wdl);
+    std::vector<std::uint8_t> values(file->header().positions);
+    for_each_stored(*file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
+                                                 std::uint64_t j, std::uint64_t b) {
+        if (has_capture(pos)) {
+            values[i] = static_cast<std::uint8_t>(tables.resolve_captures(pos));  // don't-care in the file
+            return;
+        }
+        const Value v = format::unpack_value(block, j);
+        if (v == Value::Unknown) throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
+        values[i] = static_cast<std::uint8_t>(v);
     });
     tables.add(m, pack_values(values));
 }

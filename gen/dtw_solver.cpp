@@ -58,7 +58,7 @@ Dtw DtwTables::dtw_of(const Position& any) const {
 
 Dtw DtwTables::resolve_captures(const Position& pos) const {
     DtwBest best;
-    for (const Move& m : generate_moves(pos)) best.add(dtw_after(apply_move(pos, m)));
+    for (const Move& m : generate_captures(pos)) best.add(dtw_after(apply_move(pos, m)));
     return best.result();
 }
 
@@ -133,7 +133,7 @@ private:
         const bool loss = wdl == Value::Loss;
         Dtw dtw = loss ? 0 : kDtwDraw;
         int king_moves = 0;
-        for (const Move& m : generate_moves(pos)) {
+        for (const Move& m : generate_quiet_moves(pos)) {
             if (pos.kings >> m.from & 1) {
                 ++king_moves;  // stays in the subgame
                 continue;

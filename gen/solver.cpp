@@ -60,7 +60,7 @@ private:
         }
         int king_moves = 0;
         bool has_draw = false;
-        for (const Move& m : generate_moves(pos)) {
+        for (const Move& m : generate_quiet_moves(pos)) {
             if (pos.kings >> m.from & 1) {
                 ++king_moves;
                 continue;

@@ -25,7 +25,7 @@ Value ValueTables::value_after(const Position& after) const {
 
 Value ValueTables::resolve_captures(const Position& pos) const {
     Value best = Value::Loss;
-    for (const Move& m : generate_moves(pos)) {
+    for (const Move& m : generate_captures(pos)) {
         const Value v = value_after(apply_move(pos, m));
         if (v == Value::Win) return v;
         if (v == Value::Draw) best = v;

@@ -101,10 +101,11 @@ private:
         return false;
     }
 
-    // The DTW a position's successors imply (shortest win, longest loss, 0 without a move).
+    // The DTW the successors of a position without a capture imply (shortest win, longest loss,
+    // 0 without a move).
     Dtw implied_dtw(const Position& pos) const {
         DtwBest best;
-        for (const Move& mv : generate_moves(pos)) best.add(dtw_.dtw_after(apply_move(pos, mv)));
+        for (const Move& mv : generate_quiet_moves(pos)) best.add(dtw_.dtw_after(apply_move(pos, mv)));
         return best.result();
     }
 
@@ -114,12 +115,14 @@ private:
         std::atomic<std::uint64_t> checked{0};
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
             std::uint64_t local = 0;
+            PositionWalker walker(index, r.begin());
             for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-                const Position pos = index.position(i);
+                if (i != r.begin()) walker.next();
+                const Position& pos = walker.current();
                 if (has_capture(pos)) continue;
                 ++local;
                 Value implied = Value::Loss;
-                for (const Move& mv : generate_moves(pos)) {
+                for (const Move& mv : generate_quiet_moves(pos)) {
                     const Value v = tables_.value_after(apply_move(pos, mv));
                     if (v == Value::Win || (v == Value::Draw && implied == Value::Loss)) implied = v;
                     if (implied == Value::Win) break;

@@ -121,11 +121,13 @@ struct DtwBlockStats {
 DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
                               std::uint64_t count) {
     DtwBlockStats s;
+    PositionWalker walker(index, first);
     for (std::uint64_t i = first; i < first + count; ++i) {
+        if (i > first) walker.next();
         const Dtw d = dtw[i];
         // The longest win counts capture positions too (their DTW is exact in memory).
         if (dtw_is_win(d) && d > s.longest_win) s.longest_win = d, s.longest_win_index = i;
-        if (has_capture(index.position(i)))
+        if (has_capture(walker.current()))
             ++s.captures;
         else if (d == kDtwDraw)
             ++s.draws;
@@ -143,9 +145,11 @@ std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const std:
                                           std::uint64_t count, std::uint32_t width) {
     std::vector<std::uint8_t> raw(count * width);
     std::uint32_t previous = 0;
+    PositionWalker walker(index, first);
     for (std::uint64_t j = 0; j < count; ++j) {
+        if (j > 0) walker.next();
         const Dtw d = dtw[first + j];
-        if (d != kDtwDraw && !has_capture(index.position(first + j))) previous = d / 2u;
+        if (d != kDtwDraw && !has_capture(walker.current())) previous = d / 2u;
         raw[j * width] = static_cast<std::uint8_t>(previous);
         if (width == 2) raw[j * width + 1] = static_cast<std::uint8_t>(previous >> 8);
     }

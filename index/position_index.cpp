@@ -111,6 +111,32 @@ void KingPlacementWalker::place() {
     current_.black_kings = expand_bits(black_compact_, free_ & ~current_.white_kings);
 }
 
+PositionWalker::PositionWalker(const PositionIndex& index, std::uint64_t first)
+    : index_(&index),
+      men_index_(first / index.king_placements()),
+      king_index_(first % index.king_placements()),
+      men_(index.men_config(men_index_)),
+      kings_(index, men_, king_index_) {
+    place();
+}
+
+void PositionWalker::next() {
+    if (++king_index_ == index_->king_placements()) {
+        king_index_ = 0;
+        men_ = index_->men_config(++men_index_);
+        kings_ = KingPlacementWalker(*index_, men_, 0);
+    } else {
+        kings_.next();
+    }
+    place();
+}
+
+void PositionWalker::place() {
+    const KingPlacement& k = kings_.current();
+    current_ = Position{men_.white_men | k.white_kings, men_.black_men | k.black_kings, k.white_kings | k.black_kings,
+                        Color::White};
+}
+
 int men_advancement(const MenConfig& men) {
     int total = 0;
     for (Bitboard b = men.white_men; b; b &= b - 1) total += 9 - (square_of_bit(lowest_bit(b)) - 1) / 5;

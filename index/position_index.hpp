@@ -94,6 +94,24 @@ private:
     KingPlacement current_;
 };
 
+// Visits the positions of a material in index order, from a given index: unranks only at the
+// first position and where the men configuration changes (see KingPlacementWalker).
+class PositionWalker {
+public:
+    PositionWalker(const PositionIndex& index, std::uint64_t first);
+    const Position& current() const { return current_; }
+    // Must not be called on the last position of the material.
+    void next();
+
+private:
+    void place();
+    const PositionIndex* index_;
+    std::uint64_t men_index_, king_index_;
+    MenConfig men_;
+    KingPlacementWalker kings_;
+    Position current_;
+};
+
 // Total advancement of the men: rows a white man has climbed from the bottom row plus rows a black
 // man has descended from the top row. A man move raises it by exactly one and flip_colors keeps it,
 // so solving men configurations from the most advanced down respects every man move.

@@ -198,6 +198,24 @@ MoveList generate_moves(const Position& pos) {
                                             : generate_impl<Color::Black>(pos);
 }
 
+MoveList generate_captures(const Position& pos) {
+    MoveList out;
+    if (pos.side_to_move == Color::White)
+        generate_captures<Color::White>(pos, out);
+    else
+        generate_captures<Color::Black>(pos, out);
+    return out;
+}
+
+MoveList generate_quiet_moves(const Position& pos) {
+    MoveList out;
+    if (pos.side_to_move == Color::White)
+        generate_quiet<Color::White>(pos, out);
+    else
+        generate_quiet<Color::Black>(pos, out);
+    return out;
+}
+
 std::size_t count_moves(const Position& pos) {
     return pos.side_to_move == Color::White ? count_impl<Color::White>(pos)
                                             : count_impl<Color::Black>(pos);

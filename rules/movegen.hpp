@@ -46,6 +46,13 @@ private:
 // All legal moves: if any capture exists, only the captures taking the most pieces.
 MoveList generate_moves(const Position& pos);
 
+// The legal moves of a position whose side to move must capture (has_capture is true): the
+// captures taking the most pieces. For callers that have already asked has_capture.
+MoveList generate_captures(const Position& pos);
+
+// The legal moves of a position whose side to move cannot capture (has_capture is false).
+MoveList generate_quiet_moves(const Position& pos);
+
 // Number of legal moves (faster than generating them when there is no capture).
 std::size_t count_moves(const Position& pos);
 

@@ -136,6 +136,21 @@ TEST(PositionIndex, KingWalkerVisitsPlacementsInIndexOrder) {
     }
 }
 
+TEST(PositionIndex, PositionWalkerVisitsPositionsInIndexOrder) {
+    // Small materials walked whole (crossing every men configuration boundary), and walks from
+    // positions inside a configuration.
+    for (const Material m : {Material{1, 1, 1, 0}, Material{2, 0, 1, 0}, Material{0, 2, 0, 1}, Material{1, 0, 2, 0}}) {
+        const PositionIndex idx(m);
+        for (std::uint64_t start : {std::uint64_t{0}, idx.size() / 3 + 1}) {
+            PositionWalker walker(idx, start);
+            for (std::uint64_t i = start; i < idx.size(); ++i) {
+                if (i != start) walker.next();
+                ASSERT_EQ(walker.current(), idx.position(i)) << m.name() << " " << i;
+            }
+        }
+    }
+}
+
 // Random legal position of a material, side to move chosen by the caller.
 Position random_position(const Material& m, std::mt19937_64& rng) {
     Position p;

@@ -240,6 +240,10 @@ void expect_matches_reference(const Position& pos) {
     const MoveList moves = generate_moves(pos);
     ASSERT_EQ(test::ref_moves_of(moves), expected) << to_fen(pos);
     ASSERT_EQ(moves.size(), expected.size()) << "duplicate moves in " << to_fen(pos);
+    // The generator's shortcuts, for callers that already know whether a capture exists.
+    const MoveList split = has_capture(pos) ? generate_captures(pos) : generate_quiet_moves(pos);
+    ASSERT_EQ(test::ref_moves_of(split), expected) << to_fen(pos);
+    ASSERT_EQ(split.size(), expected.size()) << to_fen(pos);
     for (const Move& m : moves)
         ASSERT_EQ(test::ref::from_position(apply_move(pos, m)), test::ref::apply(board, test::ref::from_move(m)))
             << to_fen(pos) << " " << move_to_string(pos, m);
