@@ -30,21 +30,58 @@ std::string after_move(const PdnGame& game, int plies) {
     return "after " + std::to_string(m.number) + (black ? "... " : ". ") + m.text;
 }
 
-// The value a counted ending (6.3/6.4) leaves to the side to move: a win that cannot be completed
-// within the plies the count allows is a draw under the rules. Needs the DTW; without it the
-// tablebase value stands and `undecided` is set.
-Value value_under_count(const Assessment& a, const DrawState& state, bool& undecided) {
-    if (!state.ending || a.value == Value::Draw || a.value == Value::Unknown) return a.value;
-    if (!a.dtw) {
-        undecided = true;
-        return a.value;
+// "1 ply", "13 plies".
+std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+
+// Whether a draw rule can stop a win even without DTW being consulted: a 6.3/6.4 count runs, or
+// only kings are left, so that only captures reset the 25-king-move count (6.2).
+bool rules_in_play(const Position& pos, const DrawState& state) { return state.ending || pos.kings == pos.occupied(); }
+
+// The count that binds if nothing changes it, e.g. "the 20 plies the 6.3 16-move ending count
+// leaves" or "the 6 plies the 6.2 25 king moves each count leaves".
+std::string count_left(const DrawState& state) {
+    if (state.ending)
+        return "the " + plies(state.ending_plies_remaining) + " the " +
+               std::string(to_string(state.ending->rule)) + " count leaves";
+    return "the " + plies(state.king_move_plies_remaining()) + " the " +
+           std::string(to_string(DrawRule::KingMoves)) + " count leaves";
+}
+
+// How a win of `f.dtw` plies fares against the draw rules, as a clause after "white wins in N plies".
+std::string against_the_rules(const ForcedWin& f, const Position& pos, const DrawState& state) {
+    const std::string loser = side_name(opponent(*f.winner));
+    const bool kings_only = pos.kings == pos.occupied();
+    if (f.answer == Forced::Yes) {
+        if (f.decided_by == Decider::Distance) return state.ending ? ", within " + count_left(state) : "";
+        if (!state.ending && !kings_only) return "";  // man moves reset 6.2 on the way: nothing to add
+        std::string s = ", more than " + count_left(state) + ", but it can force ";
+        if (state.ending && state.ending->strong == *f.winner)
+            s += loser + "'s lone king to make a capture that changes the count";
+        else
+            s += "a capture that " + std::string(state.ending ? "changes the count" : "resets it");
+        return s + ", and win in time";
     }
-    return *a.dtw <= state.ending_plies_remaining ? a.value : Value::Draw;
+    const std::string draw = ": a draw under the rules";
+    switch (f.decided_by) {
+        case Decider::Distance: return ", but not within " + count_left(state) + draw;
+        case Decider::Repetition:
+            return (state.ending || kings_only ? ", within " + count_left(state) : std::string()) +
+                   ", but only through a position that has already occurred twice (6.1)" + draw;
+        case Decider::CaptureOrRepetition:
+            return ", but a capture that changes the counts, or a third repetition, prevents it" + draw;
+        case Decider::Capture: break;
+    }
+    if (state.ending)
+        return ", within " + count_left(state) + ", but " + loser +
+               " can force a capture that changes the count, after which the win no longer fits" + draw;
+    return ", but " + loser + " can force a capture or promotion that starts a 6.3/6.4 count the win does not fit in" +
+           draw;
 }
 
 class GameAnalyser {
 public:
-    GameAnalyser(const PdnGame& game, const Oracle& oracle) : game_(game), oracle_(oracle), tracker_(game.start) {}
+    GameAnalyser(const PdnGame& game, const Oracle& oracle, const AnalysisOptions& options)
+        : game_(game), oracle_(oracle), options_(options), tracker_(game.start, options.rules) {}
 
     GameAnalysis run() {
         out_.white = std::string(game_.tag("White").value_or(""));
@@ -116,34 +153,30 @@ private:
     }
 
     void judge_final(const Assessment& a, Outcome recorded, const std::string& where) {
+        const Position& pos = tracker_.position();
         const DrawState& state = tracker_.state();
-        bool count_undecided = false;
-        const Value v = value_under_count(a, state, count_undecided);
-        const Color to_move = tracker_.position().side_to_move;
-        const Outcome theoretical = v == Value::Draw ? Outcome::Draw : win_for(v == Value::Win ? to_move : opponent(to_move));
-        std::string s = where + " " + describe(a, to_move, state);
-        if (count_undecided) {
-            s += "; whether the win fits within the " + std::string(to_string(state.ending->rule)) +
-                 " count needs the distance to win, which is not available";
-            return decide(Consistency::Undecided, s);
+        const Color to_move = pos.side_to_move;
+        if (a.value == Value::Draw) return conclude(Outcome::Draw, recorded, where + " the position is a draw");
+        const Color winner = a.value == Value::Win ? to_move : opponent(to_move);
+        const std::string wins = where + " " + side_name(winner) + " wins";
+        if (!a.dtw) {
+            if (!rules_in_play(pos, state)) return conclude(win_for(winner), recorded, wins);
+            const DrawRule rule = state.ending ? state.ending->rule : DrawRule::KingMoves;
+            return decide(Consistency::Undecided, wins + "; whether the win fits within the " + std::string(to_string(rule)) +
+                                                      " count needs the distance to win, which is not available");
         }
-        if (theoretical == recorded) return decide(Consistency::Consistent, s);
-        decide(Consistency::Inconsistent, s + ", but the game was scored " + out_.result);
+        const ForcedWin f = force_win(tracker_, oracle_, options_.search);
+        out_.forced_win = f.answer;
+        const std::string s = wins + " in " + plies(*a.dtw);
+        if (f.answer == Forced::Unknown)
+            return decide(Consistency::Undecided,
+                          s + "; whether it can force the win before a draw rule ends the game is not known: " + f.unknown_reason);
+        conclude(f.answer == Forced::Yes ? win_for(winner) : Outcome::Draw, recorded, s + against_the_rules(f, pos, state));
     }
 
-    static std::string describe(const Assessment& a, Color to_move, const DrawState& state) {
-        if (a.value == Value::Draw) return "the position is a draw";
-        const Color winner = a.value == Value::Win ? to_move : opponent(to_move);
-        std::string s = std::string(side_name(winner)) + " wins";
-        if (a.dtw) s += " in " + std::to_string(*a.dtw) + " plies";
-        if (state.ending && a.dtw) {
-            const bool in_time = *a.dtw <= state.ending_plies_remaining;
-            s += in_time ? ", within" : ", but not within";
-            s += " the " + std::to_string(state.ending_plies_remaining) + " plies the " +
-                 std::string(to_string(state.ending->rule)) + " count leaves";
-            if (!in_time) s += ": a draw under the rules";
-        }
-        return s;
+    void conclude(Outcome theoretical, Outcome recorded, const std::string& s) {
+        if (theoretical == recorded) return decide(Consistency::Consistent, s);
+        decide(Consistency::Inconsistent, s + ", but the game was scored " + out_.result);
     }
 
     void decide(Consistency c, std::string why) {
@@ -153,6 +186,7 @@ private:
 
     const PdnGame& game_;
     const Oracle& oracle_;
+    const AnalysisOptions& options_;
     DrawRuleTracker tracker_;
     GameAnalysis out_;
 };
@@ -167,6 +201,8 @@ const char* to_string(Consistency c) {
     }
 }
 
-GameAnalysis analyse_game(const PdnGame& game, const Oracle& oracle) { return GameAnalyser(game, oracle).run(); }
+GameAnalysis analyse_game(const PdnGame& game, const Oracle& oracle, const AnalysisOptions& options) {
+    return GameAnalyser(game, oracle, options).run();
+}
 
 }  // namespace dtb

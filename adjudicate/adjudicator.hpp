@@ -4,24 +4,16 @@
 // are stored (files, memory) and a distance to win can be supplied where one is known.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "adjudicate/draw_rules.hpp"
-#include "probe/format.hpp"
+#include "adjudicate/forced_win.hpp"
+#include "adjudicate/oracle.hpp"
 #include "rules/pdn.hpp"
 
 namespace dtb {
-
-// What the databases say of a position, for the side to move. Value::Unknown: beyond the
-// databases (or a file is unavailable). dtw: plies to the end of the game, when known.
-struct Assessment {
-    Value value = Value::Unknown;
-    std::optional<int> dtw;
-};
-using Oracle = std::function<Assessment(const Position&)>;
 
 // A move after which the player who made it is worse off under perfect play.
 struct ValueChange {
@@ -57,11 +49,21 @@ struct GameAnalysis {
     std::vector<RuleEvent> rules;
     Consistency consistency = Consistency::Undecided;
     std::string explanation;      // one sentence, e.g. "after 54. 18-12 white wins in 13 plies, ..."
+    // For a final position won in the databases: whether the winner can force the win before a draw
+    // rule ends the game (force_win); unset when it was not asked (no DTW, or no decisive value).
+    std::optional<Forced> forced_win;
     std::optional<PdnError> error;  // the game could not be read to its end
 };
 
+struct AnalysisOptions {
+    DrawRuleOptions rules;    // how the draw rules are read (docs/DRAW_RULES.md)
+    ForcedWinOptions search;  // the budget of the forced-win search
+};
+
 // Analyses a game read from PDN. Games that stopped on an error are analysed up to it, and the
-// verdict is Undecided.
-GameAnalysis analyse_game(const PdnGame& game, const Oracle& oracle);
+// verdict is Undecided. A final position the databases call won is a win under the rules only if
+// the winner can force it before a draw rule ends the game (force_win); that needs the DTW, and
+// without it the verdict is Undecided where a 6.3/6.4 count runs or only kings are left.
+GameAnalysis analyse_game(const PdnGame& game, const Oracle& oracle, const AnalysisOptions& options = {});
 
 }  // namespace dtb

@@ -14,10 +14,6 @@ struct Force {
     int men = 0;
 };
 
-Force force_of(const Position& pos, Color c) {
-    return Force{count_bits(pos.kings_of(c)), count_bits(pos.men(c))};
-}
-
 // The rule counting `strong` against a lone king, if any.
 std::optional<DrawRule> counted_rule(Force strong) {
     const int pieces = strong.kings + strong.men;
@@ -27,8 +23,6 @@ std::optional<DrawRule> counted_rule(Force strong) {
 }
 
 bool is_lone_king(Force f) { return f.kings == 1 && f.men == 0; }
-
-int plies_allowed(DrawRule rule) { return rule == DrawRule::SixteenMoves ? kSixteenMovePlies : kFiveMovePlies; }
 
 bool is_legal(const Position& pos, const Move& move) {
     const MoveList moves = generate_moves(pos);
@@ -47,13 +41,21 @@ std::string_view to_string(DrawRule rule) {
     return "unknown draw rule";
 }
 
-std::optional<CountedEnding> counted_ending(const Position& pos) {
-    for (Color strong : {Color::White, Color::Black}) {
-        if (!is_lone_king(force_of(pos, opponent(strong)))) continue;
-        if (const auto rule = counted_rule(force_of(pos, strong))) return CountedEnding{*rule, strong};
-    }
+std::optional<CountedEnding> counted_ending(int white_kings, int white_men, int black_kings, int black_men) {
+    const Force white{white_kings, white_men}, black{black_kings, black_men};
+    if (is_lone_king(black))
+        if (const auto rule = counted_rule(white)) return CountedEnding{*rule, Color::White};
+    if (is_lone_king(white))
+        if (const auto rule = counted_rule(black)) return CountedEnding{*rule, Color::Black};
     return std::nullopt;
 }
+
+std::optional<CountedEnding> counted_ending(const Position& pos) {
+    return counted_ending(count_bits(pos.kings_of(Color::White)), count_bits(pos.men(Color::White)),
+                          count_bits(pos.kings_of(Color::Black)), count_bits(pos.men(Color::Black)));
+}
+
+int plies_allowed(DrawRule rule) { return rule == DrawRule::SixteenMoves ? kSixteenMovePlies : kFiveMovePlies; }
 
 DrawRuleTracker::DrawRuleTracker(const Position& start, DrawRuleOptions options)
     : pos_(start), options_(options), since_irreversible_{start} {
@@ -62,16 +64,49 @@ DrawRuleTracker::DrawRuleTracker(const Position& start, DrawRuleOptions options)
     if (generate_moves(start).empty()) state_.winner = opponent(start.side_to_move);
 }
 
+bool is_irreversible(const Position& pos, const Move& move) {
+    return move.is_capture() || (pos.men(pos.side_to_move) & (Bitboard{1} << move.from)) != 0;
+}
+
+// A count runs while its rule's material stays on the board, whatever promotions or captures
+// happen within it; it starts afresh when the material first arises or changes rule.
+void advance_counts(DrawState& state, const Position& after, bool irreversible, const DrawRuleOptions& options) {
+    ++state.ply;
+    state.king_move_plies = irreversible ? 0 : state.king_move_plies + 1;
+    const std::optional<CountedEnding> now = counted_ending(after);
+    if (!now) {
+        state.ending.reset();
+        state.ending_plies_remaining = 0;
+        return;
+    }
+    if (state.ending && state.ending->rule == now->rule) {
+        --state.ending_plies_remaining;  // same count; keep its strong side (king v king is symmetric)
+        return;
+    }
+    int remaining = plies_allowed(now->rule);
+    const bool sixteen_to_five = state.ending && state.ending->rule == DrawRule::SixteenMoves &&
+                                 now->rule == DrawRule::FiveMoves;
+    if (sixteen_to_five && options.sixteen_to_five == CountChange::KeepEarlier)
+        remaining = std::min(remaining, state.ending_plies_remaining - 1);
+    state.ending = now;
+    state.ending_start_ply = state.ply;
+    state.ending_plies_remaining = remaining;
+}
+
+std::optional<DrawRule> expired_count(const DrawState& state) {
+    if (state.king_move_plies >= kKingMovePlies) return DrawRule::KingMoves;
+    if (state.ending && state.ending_plies_remaining <= 0) return state.ending->rule;
+    return std::nullopt;
+}
+
 const DrawState& DrawRuleTracker::play(const Move& move) {
     if (!is_legal(pos_, move)) throw std::invalid_argument("not a legal move in " + to_fen(pos_));
     const Color mover = pos_.side_to_move;
     // Men never move back and captures never return material: nothing before such a move recurs.
-    const bool irreversible = move.is_capture() || (pos_.men(mover) & (Bitboard{1} << move.from));
+    const bool irreversible = is_irreversible(pos_, move);
     pos_ = apply_move(pos_, move);
-    ++state_.ply;
+    advance_counts(state_, pos_, irreversible, options_);
     update_repetitions(irreversible);
-    update_king_moves(irreversible);
-    update_ending();
     if (generate_moves(pos_).empty()) state_.winner = mover;  // the move won: no draw applies
     else if (!state_.draw) declare_draw();
     return state_;
@@ -84,39 +119,10 @@ void DrawRuleTracker::update_repetitions(bool irreversible) {
         static_cast<int>(std::count(since_irreversible_.begin(), since_irreversible_.end(), pos_));
 }
 
-void DrawRuleTracker::update_king_moves(bool irreversible) {
-    state_.king_move_plies = irreversible ? 0 : state_.king_move_plies + 1;
-}
-
-// A count runs while its rule's material stays on the board, whatever promotions or captures
-// happen within it; it starts afresh when the material first arises or changes rule.
-void DrawRuleTracker::update_ending() {
-    const std::optional<CountedEnding> now = counted_ending(pos_);
-    if (!now) {
-        state_.ending.reset();
-        state_.ending_plies_remaining = 0;
-        return;
-    }
-    if (state_.ending && state_.ending->rule == now->rule) {
-        --state_.ending_plies_remaining;  // same count; keep its strong side (king v king is symmetric)
-        return;
-    }
-    int remaining = plies_allowed(now->rule);
-    const bool sixteen_to_five = state_.ending && state_.ending->rule == DrawRule::SixteenMoves &&
-                                 now->rule == DrawRule::FiveMoves;
-    if (sixteen_to_five && options_.sixteen_to_five == CountChange::KeepEarlier)
-        remaining = std::min(remaining, state_.ending_plies_remaining - 1);
-    state_.ending = now;
-    state_.ending_start_ply = state_.ply;
-    state_.ending_plies_remaining = remaining;
-}
-
 // Several rules can fire on the same ply; the lowest article number is reported.
 void DrawRuleTracker::declare_draw() {
-    std::optional<DrawRule> rule;
+    std::optional<DrawRule> rule = expired_count(state_);
     if (state_.repetitions >= kRepetitionCount) rule = DrawRule::Repetition;
-    else if (state_.king_move_plies >= kKingMovePlies) rule = DrawRule::KingMoves;
-    else if (state_.ending && state_.ending_plies_remaining <= 0) rule = state_.ending->rule;
     if (!rule) return;
     state_.draw = rule;
     state_.draw_ply = state_.ply;

@@ -40,6 +40,11 @@ struct CountedEnding {
 
 // The counted ending of this material, whichever colour is strong; nullopt if neither applies.
 std::optional<CountedEnding> counted_ending(const Position& pos);
+// The same from piece counts alone.
+std::optional<CountedEnding> counted_ending(int white_kings, int white_men, int black_kings, int black_men);
+
+// Plies the count of a 6.3 or 6.4 ending allows: kSixteenMovePlies or kFiveMovePlies.
+int plies_allowed(DrawRule counted_rule);
 
 // What happens to a running 16-move count when a capture turns 6.3 material into 6.4 material.
 enum class CountChange : std::uint8_t {
@@ -70,6 +75,18 @@ struct DrawState {
     int king_move_plies_remaining() const { return kKingMovePlies - king_move_plies; }
 };
 
+// Whether `move` is irreversible in `pos`: a capture or a man move. Nothing before it can recur.
+bool is_irreversible(const Position& pos, const Move& move);
+
+// Advances the 6.2-6.4 counts of `state` by one move: `after` is the position the move produced and
+// `irreversible` says whether it was a capture or a man move. Updates ply, king_move_plies, ending,
+// ending_start_ply and ending_plies_remaining; repetitions, draw and winner are left alone.
+// DrawRuleTracker::play uses it, and so does the forced-win search (forced_win.hpp).
+void advance_counts(DrawState& state, const Position& after, bool irreversible, const DrawRuleOptions& options);
+
+// The counting rule whose limit `state` has reached, if any: 6.2 before 6.3/6.4 (repetition aside).
+std::optional<DrawRule> expired_count(const DrawState& state);
+
 // Follows one game from a start position. The history before the start position is unknown,
 // so every count starts there; repetitions count from there too.
 class DrawRuleTracker {
@@ -83,11 +100,13 @@ public:
 
     const DrawState& state() const { return state_; }
     const Position& position() const { return pos_; }
+    const DrawRuleOptions& options() const { return options_; }
+    // The positions since the last man move or capture (or the start), the current one last: what
+    // 6.1 compares. A position occurring here twice would draw the game if it occurred again.
+    const std::vector<Position>& history() const { return since_irreversible_; }
 
 private:
     void update_repetitions(bool irreversible);
-    void update_king_moves(bool irreversible);
-    void update_ending();
     void declare_draw();
 
     Position pos_;

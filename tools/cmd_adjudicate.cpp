@@ -30,22 +30,6 @@ struct GameJob {
     GameAnalysis analysis;
 };
 
-// The value and distance to win from the .dtw files where they cover the position (probe_dtw
-// gives both); the value alone from the .wdl files elsewhere.
-Oracle oracle_of(const Tablebase& tb) {
-    return [&tb](const Position& pos) {
-        Assessment a;
-        const DtwResult d = tb.probe_dtw(pos);
-        if (d.known()) {
-            a.value = d.value;
-            if (d.dtw >= 0) a.dtw = d.dtw;
-            return a;
-        }
-        a.value = tb.probe_wdl(pos).value;
-        return a;
-    };
-}
-
 // "at the start" or "after 12. 32-28".
 std::string ply_name(const PdnGame& g, int ply) {
     if (ply == 0) return "at the start";
@@ -99,7 +83,9 @@ void print_json(std::ostream& out, const GameJob& job) {
             << ",\"event\":\"" << (e.draw ? "draw" : "count") << '"'
             << (e.draw ? "" : ",\"plies_allowed\":" + std::to_string(e.plies_allowed)) << '}';
     }
-    out << "],\"verdict\":\"" << to_string(a.consistency) << "\",\"explanation\":" << json_string(a.explanation)
+    out << ']';
+    if (a.forced_win) out << ",\"forced_win\":\"" << to_string(*a.forced_win) << '"';
+    out << ",\"verdict\":\"" << to_string(a.consistency) << "\",\"explanation\":" << json_string(a.explanation)
         << "}\n";
 }
 
@@ -125,7 +111,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
     const Tablebase tb(o.db, topts);
     bool unreadable = false;
     std::vector<GameJob> jobs = read_games(o.files, unreadable);
-    const Oracle oracle = oracle_of(tb);
+    const Oracle oracle = tablebase_oracle(tb);
     const bool terminal = ::isatty(STDERR_FILENO) != 0;
     std::atomic<std::size_t> done{0};
     std::mutex progress_mutex;

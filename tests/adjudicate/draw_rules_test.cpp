@@ -80,7 +80,12 @@ TEST(CountedEnding, ClassifiesMaterialForEitherColour) {
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.fen);
-        EXPECT_EQ(counted_ending(parse_fen(c.fen)), c.expected);
+        const Position p = parse_fen(c.fen);
+        EXPECT_EQ(counted_ending(p), c.expected);
+        const auto kings = [&](Color side) { return count_bits(p.kings_of(side)); };
+        const auto men = [&](Color side) { return count_bits(p.men(side)); };
+        EXPECT_EQ(counted_ending(kings(Color::White), men(Color::White), kings(Color::Black), men(Color::Black)),
+                  c.expected);
     }
 }
 
@@ -264,6 +269,18 @@ TEST(DrawRuleTracker, DrawStaysDeclaredWhenPlayContinues) {
     EXPECT_EQ(tracker.state().ply, 14);
     EXPECT_EQ(tracker.state().draw, DrawRule::FiveMoves);
     EXPECT_EQ(tracker.state().draw_ply, 10);
+}
+
+TEST(DrawRuleTracker, HistoryHoldsThePositionsSinceTheLastManMoveOrCapture) {
+    // What 6.1 compares, and what the forced-win search takes the earlier repetitions from.
+    DrawRuleTracker tracker(parse_fen("W:WK47,35:BK4"));
+    for (const char* m : {"47-42", "4-9", "42-47", "9-4"}) tracker.play(parse_move(tracker.position(), m));
+    ASSERT_EQ(tracker.history().size(), 5u);
+    EXPECT_EQ(tracker.history().front(), tracker.position());
+    EXPECT_EQ(tracker.state().repetitions, 2);
+    tracker.play(parse_move(tracker.position(), "35-30"));  // a man move
+    ASSERT_EQ(tracker.history().size(), 1u);
+    EXPECT_EQ(tracker.history().back(), tracker.position());
 }
 
 TEST(DrawRuleTracker, RefusesIllegalMoves) {
