@@ -24,3 +24,4 @@ gtest_discover_tests(adjudicator_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ad
 add_test(NAME adjudicate_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/adjudicate/cli_test.sh $<TARGET_FILE:dtb>
   ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_LIST_DIR}/../samples)
 set_tests_properties(adjudicate_cli PROPERTIES FIXTURES_REQUIRED db4 LABELS adjudicate)
+include(${CMAKE_CURRENT_LIST_DIR}/adjudicate/forced_win_tests.cmake)
