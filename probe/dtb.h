@@ -79,8 +79,9 @@ int dtb_probe_wdl_reason(dtb_handle* handle, uint64_t white, uint64_t black, uin
 
 /* Distance to win from the .dtw files (dtb gen --dtw): returns the value like dtb_probe_wdl and,
    when `dtw` is not NULL, writes the number of plies until the game ends with best play (the
-   winner shortest, the loser longest; odd for a win, even for a loss, 0 when the side to move
-   has no move) or -1 for a draw, an unknown or an invalid position. Meant for roots and analysis. */
+   winner shortest, the loser longest; odd for a win, even for a loss, 0 when the game is over: a
+   loss when the side to move has no move, a win when the other side has no piece) or -1 for a
+   draw, an unknown or an invalid position. Meant for roots and analysis. */
 int dtb_probe_dtw(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move, int* dtw);
 
 /* Largest number of pieces the opened databases cover (0 if the folder holds none). */

@@ -1,6 +1,7 @@
 #include "probe/tablebase.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <atomic>
 #include <map>
@@ -20,7 +21,6 @@ namespace {
 constexpr std::string_view kReasonTooManyPieces = "more pieces than the databases in use cover";
 constexpr std::string_view kReasonNotCached = "not in the cache (soft probe)";
 constexpr std::string_view kReasonTooManyDtwPieces = "more pieces than the DTW files in use cover";
-constexpr std::string_view kReasonGameOver = "the side not to move has no pieces: the game is over";
 
 constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {}}; }
 
@@ -309,11 +309,15 @@ TableSlot* Tablebase::Impl::slot_for(const Position& w) const {
     return slot_by_counts[key_of(wm, wk, bm, bk)];
 }
 
-// DTW of a position for its side to move: 0 when it has no move, a capture resolved by search,
-// otherwise the WDL value from the .wdl file and DTW/2 from the .dtw file.
+// DTW of a position for its side to move: 0 when the game is over (as search() says: lost without
+// a piece, won against none, lost without a move), a capture resolved by search, otherwise the
+// WDL value from the .wdl file and DTW/2 from the .dtw file.
 DtwResult Tablebase::Impl::dtw_search(const Position& pos) const {
     const Position w = white_to_move(pos);
-    if (w.white == 0 || count_moves(w) == 0) return {Value::Loss, 0, ProbeError::None, {}};
+    if (w.white == 0) return {Value::Loss, 0, ProbeError::None, {}};
+    // Never after a move (the side that moved has a piece); only a position probed as such.
+    if (w.black == 0) return {Value::Win, 0, ProbeError::None, {}};
+    if (count_moves(w) == 0) return {Value::Loss, 0, ProbeError::None, {}};
     if (has_capture(w)) return dtw_captures(w);
     if (count_bits(w.white | w.black) > max_dtw_pieces)
         return {Value::Unknown, -1, ProbeError::TooManyPieces, kReasonTooManyDtwPieces};
@@ -549,23 +553,29 @@ ProbeResult Tablebase::probe_wdl_soft(const Position& pos) const {
 
 DtwResult Tablebase::probe_dtw(const Position& pos) const {
     if (const char* problem = position_problem(pos)) return {Value::Unknown, -1, ProbeError::InvalidPosition, problem};
-    const Position w = white_to_move(pos);
-    if (w.white != 0 && w.black == 0) return {Value::Unknown, -1, ProbeError::InvalidPosition, kReasonGameOver};
     return impl_->dtw_search(pos);
 }
 
 int Tablebase::max_dtw_pieces() const { return impl_->max_dtw_pieces; }
 
-std::vector<MoveValue> Tablebase::probe_moves(const Position& pos) const {
+std::vector<MoveValue> Tablebase::probe_moves(const Position& pos, bool dtw) const {
     if (const char* problem = position_problem(pos)) throw std::invalid_argument(problem);
     std::vector<MoveValue> out;
     for (const Move& m : generate_moves(pos)) {
-        ProbeResult r = impl_->search(apply_move(pos, m), false);
+        const Position after = apply_move(pos, m);
+        ProbeResult r = impl_->search(after, false);
         r.value = negate(r.value);
-        out.push_back({m, r});
+        out.push_back({m, r, dtw ? impl_->dtw_search(after) : DtwResult{}});
     }
-    std::stable_sort(out.begin(), out.end(), [](const MoveValue& a, const MoveValue& b) {
-        return move_rank(a.result.value) < move_rank(b.result.value);
+    // Within a value: the quickest win, the slowest loss (dtw after the move, for the opponent);
+    // unknown distances (-1) last.
+    const auto distance_rank = [](const MoveValue& m) {
+        if (m.after.dtw < 0 || (m.result.value != Value::Win && m.result.value != Value::Loss)) return INT_MAX;
+        return m.result.value == Value::Win ? m.after.dtw : INT_MAX - 1 - m.after.dtw;
+    };
+    std::stable_sort(out.begin(), out.end(), [&](const MoveValue& a, const MoveValue& b) {
+        if (move_rank(a.result.value) != move_rank(b.result.value)) return move_rank(a.result.value) < move_rank(b.result.value);
+        return distance_rank(a) < distance_rank(b);
     });
     return out;
 }

@@ -66,7 +66,8 @@ struct ProbeResult {
 // A distance-to-win probe: the value and, for a win or a loss, the number of plies until the game
 // ends (the loser has no piece or no legal move) when the winner takes the shortest way and the
 // loser the longest, counted through captures and promotions. Odd for a win, even for a loss,
-// 0 when the side to move has no move (it has lost); -1 for a draw or an unknown value.
+// 0 when the game is over: a loss when the side to move has no move, a win when the side not to
+// move has no piece (as probe_wdl says); -1 for a draw or an unknown value.
 struct DtwResult {
     Value value = Value::Unknown;
     int dtw = -1;
@@ -80,6 +81,10 @@ struct DtwResult {
 struct MoveValue {
     Move move;
     ProbeResult result;
+    // Only from probe_moves(pos, true): probe_dtw of the position after the move, for the
+    // opponent, who is then to move (so an even dtw for a winning move, odd for a losing one).
+    // Otherwise Unknown with dtw -1.
+    DtwResult after;
 };
 
 // Counters of the block cache (totals since construction).
@@ -128,8 +133,12 @@ public:
 
     // Every legal move of `pos` with its value for the side to move at `pos`, best first:
     // wins, draws, losses, then unknowns (moves of equal value keep generation order).
+    // With `dtw`, each move's `after` also holds probe_dtw of the position after it, and the
+    // order follows the distances too: wins by shortest dtw, losses by longest (a move whose
+    // distance is unknown after the others of its value). The first move's dtw is then
+    // probe_dtw(pos).dtw - 1 whenever both are known.
     // Throws std::invalid_argument if position_problem(pos) is not null.
-    std::vector<MoveValue> probe_moves(const Position& pos) const;
+    std::vector<MoveValue> probe_moves(const Position& pos, bool dtw = false) const;
 
     // Largest piece count covered: the most pieces of any database in use (0 if none).
     int max_pieces() const;

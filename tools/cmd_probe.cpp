@@ -49,6 +49,18 @@ struct ProbeOptions {
     std::vector<std::string> fens;
 };
 
+// A distance for the text output: empty for a draw and for a distance that cannot be read.
+std::string distance_text(const DtwResult& d) { return d.known() && d.dtw >= 0 ? std::to_string(d.dtw) : std::string(); }
+
+// ,"dtw":N (null for a draw or an unreadable distance), and why it is missing when the value is
+// known (`value_known`) but the distance is not.
+void print_json_distance(const DtwResult& d, bool value_known) {
+    const std::string text = distance_text(d);
+    std::cout << ",\"dtw\":" << (text.empty() ? "null" : text);
+    if (!d.known() && value_known)
+        std::cout << ",\"dtw_code\":\"" << probe_error_name(d.error) << "\",\"dtw_reason\":" << json_string(d.reason);
+}
+
 // Prints one line for `text`; returns false if it is not a valid FEN.
 bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o) {
     Position pos;
@@ -62,19 +74,14 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
     const ProbeResult r = tb.probe_wdl(pos);
     DtwResult d;
     if (o.dtw) d = tb.probe_dtw(pos);
-    // Empty for a draw and for a distance that cannot be read (json: null, with the reason).
-    const std::string dtw_text = d.known() && d.dtw >= 0 ? std::to_string(d.dtw) : std::string();
+    const std::string dtw_text = distance_text(d);
     std::vector<MoveValue> moves;
-    if (o.moves) moves = tb.probe_moves(pos);
+    if (o.moves) moves = tb.probe_moves(pos, o.dtw);
     if (o.json) {
         std::cout << "{\"fen\":" << json_string(text) << ",\"value\":\"" << value_name(r.value) << '"';
         if (!r.known())
             std::cout << ",\"code\":\"" << probe_error_name(r.error) << "\",\"reason\":" << json_string(r.reason);
-        if (o.dtw) {
-            std::cout << ",\"dtw\":" << (dtw_text.empty() ? "null" : dtw_text);
-            if (!d.known() && r.known())
-                std::cout << ",\"dtw_code\":\"" << probe_error_name(d.error) << "\",\"dtw_reason\":" << json_string(d.reason);
-        }
+        if (o.dtw) print_json_distance(d, r.known());
         if (o.moves) {
             std::cout << ",\"moves\":[";
             for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -83,6 +90,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
                           << ",\"value\":\"" << value_name(m.value) << '"';
                 if (!m.known())
                     std::cout << ",\"code\":\"" << probe_error_name(m.error) << "\",\"reason\":" << json_string(m.reason);
+                if (o.dtw) print_json_distance(moves[i].after, m.known());
                 std::cout << '}';
             }
             std::cout << ']';
@@ -91,7 +99,10 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
     } else {
         std::cout << text << '\t' << value_name(r.value);
         if (o.dtw) std::cout << '\t' << dtw_text;
-        for (const MoveValue& m : moves) std::cout << '\t' << move_to_string(pos, m.move) << '=' << value_name(m.result.value);
+        for (const MoveValue& m : moves) {
+            std::cout << '\t' << move_to_string(pos, m.move) << '=' << value_name(m.result.value);
+            if (o.dtw) std::cout << '\t' << distance_text(m.after);
+        }
         std::cout << '\n';
     }
     return true;
@@ -268,7 +279,9 @@ void add_probe_commands(CLI::App& app, Runner& run) {
         "Value of positions for the side to move, from the databases.\n"
         "Prints FEN<TAB>VALUE per position (VALUE: win, draw, loss or unknown); with --moves,\n"
         "then one MOVE=VALUE field per legal move, tab-separated, best first (value for the side\n"
-        "to move before the move). An invalid FEN prints FEN<TAB>error: MESSAGE and makes the exit\n"
+        "to move before the move). With --dtw, a DTW column after the value and after each move\n"
+        "(the distance of the position after the move, for the opponent; empty for a draw).\n"
+        "An invalid FEN prints FEN<TAB>error: MESSAGE and makes the exit\n"
         "code 1. With --json, one object per line: {\"fen\",\"value\"[,\"code\",\"reason\"][,\"moves\"]},\n"
         "\"code\" and \"reason\" saying why a value is unknown, or {\"fen\",\"error\"} for an invalid FEN.\n"
         "Exit codes: 0 done (unknown values included), 1 some FEN invalid, 3 database folder unusable.");
@@ -277,7 +290,8 @@ void add_probe_commands(CLI::App& app, Runner& run) {
     probe->add_flag("--json", po->json, "One JSON object per line");
     probe->add_flag("--dtw", po->dtw,
                     "Add a column (json: \"dtw\") with the distance to win in plies from the .dtw files: odd for a "
-                    "win, even for a loss, empty (null) for a draw or when it cannot be read");
+                    "win, even for a loss, empty (null) for a draw or when it cannot be read; with --moves, "
+                    "also one after each move: the distance of the position after it, best move first");
     probe->add_option("--cache-mb", po->cache_mb, "Block cache size in MiB")->capture_default_str();
     probe->add_option("fen", po->fens, "Positions (default: one FEN per line on standard input)");
     probe->callback([&run, po] { run = [po] { return run_probe(*po); }; });

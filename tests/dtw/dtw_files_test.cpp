@@ -12,6 +12,7 @@
 #include "probe/table_file.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/fen.hpp"
+#include "rules/notation.hpp"
 #include "tests/gen/build_fixture.hpp"
 
 namespace dtb {
@@ -19,13 +20,15 @@ namespace {
 
 class DtwFilesTest : public BuildTest {
 protected:
-    // Builds WDL and DTW files of up to `pieces` pieces into `dir`.
-    void build_dtw(const fs::path& dir, int pieces, int threads = 0) {
+    // Builds WDL and DTW files of up to `pieces` pieces into `dir` (only `only` and what it needs,
+    // if given).
+    void build_dtw(const fs::path& dir, int pieces, int threads = 0, std::vector<Material> only = {}) {
         std::unique_ptr<tbb::global_control> limit;
         if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
         BuildOptions o;
         o.dir = dir;
         o.max_pieces = pieces;
+        o.only = std::move(only);
         o.dtw = true;
         std::ostringstream log;
         build(o, log);
@@ -198,6 +201,96 @@ TEST_F(DtwFilesTest, CorruptDtwHeaderIsUnknownWithAReason) {
     EXPECT_EQ(r.error, ProbeError::BadTable);
     EXPECT_NE(r.reason.find("header checksum"), std::string_view::npos) << r.reason;
     EXPECT_EQ(tb.probe_wdl(parse_fen("W:W33:B2")).value, Value::Win);
+}
+
+// probe_moves(pos, true) on 4-piece positions (MMvKK and what it needs: KKvMM, KMvKK, KKvKM,
+// KKvKK, and 2-3 pieces), both sides to move, capture positions included: each move's distance is
+// probe_dtw of the position after it, its value agrees with that, the moves are in best-first
+// order by value and distance, and the best move's distance is probe_dtw(pos) - 1.
+TEST_F(DtwFilesTest, ProbeMovesGiveTheDistanceAfterEachMove) {
+    build_dtw(root_, 4, 0, {Material{2, 0, 0, 2}});
+    const Tablebase tb(root_);
+    ASSERT_EQ(tb.max_dtw_pieces(), 4);
+    int checked = 0, decisive = 0, captures = 0;
+    for (const Material& m : {Material{2, 0, 0, 2}, Material{0, 2, 2, 0}, Material{1, 1, 0, 2}, Material{0, 2, 1, 1},
+                              Material{0, 2, 0, 2}}) {
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); i += 4999) {
+            for (const Position& p : {index.position(i), flip_colors(index.position(i))}) {
+                const DtwResult now = tb.probe_dtw(p);
+                ASSERT_TRUE(now.known()) << to_fen(p) << ' ' << now.reason;
+                const auto moves = tb.probe_moves(p, true);
+                const auto plain = tb.probe_moves(p);
+                ASSERT_EQ(moves.size(), plain.size()) << to_fen(p);
+                if (moves.empty()) {
+                    EXPECT_EQ(now.dtw, 0) << to_fen(p);
+                    continue;
+                }
+                for (std::size_t k = 0; k < moves.size(); ++k) {
+                    const MoveValue& mv = moves[k];
+                    const DtwResult after = tb.probe_dtw(apply_move(p, mv.move));
+                    ASSERT_EQ(mv.after.value, after.value) << to_fen(p) << ' ' << move_to_string(p, mv.move);
+                    ASSERT_EQ(mv.after.dtw, after.dtw) << to_fen(p) << ' ' << move_to_string(p, mv.move);
+                    EXPECT_EQ(mv.result.value, negate(after.value)) << to_fen(p) << ' ' << move_to_string(p, mv.move);
+                    EXPECT_FALSE(plain[k].after.known());  // only asked for with `dtw`
+                    EXPECT_EQ(plain[k].result.value, mv.result.value);  // same values in the same order
+                    if (k == 0) continue;
+                    const MoveValue& before = moves[k - 1];
+                    if (before.result.value != mv.result.value) continue;
+                    if (mv.result.value == Value::Win) {
+                        EXPECT_LE(before.after.dtw, mv.after.dtw) << to_fen(p);  // the quickest win first
+                    } else if (mv.result.value == Value::Loss) {
+                        EXPECT_GE(before.after.dtw, mv.after.dtw) << to_fen(p);  // the slowest loss first
+                    }
+                }
+                EXPECT_EQ(moves.front().result.value, now.value) << to_fen(p);
+                if (now.value != Value::Draw) {
+                    EXPECT_EQ(moves.front().after.dtw, now.dtw - 1) << to_fen(p);
+                    ++decisive;
+                }
+                captures += has_capture(p);
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 2000);
+    EXPECT_GT(decisive, 500);
+    EXPECT_GT(captures, 500);
+}
+
+// A position whose side not to move has no piece cannot arise in a game (the side that took the
+// last piece has moved, so the loser is to move), but probe_wdl answers it as a win (the opponent
+// has lost); probe_dtw agrees, with 0 plies left: the game is over.
+TEST_F(DtwFilesTest, OpponentWithoutPiecesIsAWinAtDistanceZero) {
+    build_dtw(root_, 3);
+    const Tablebase tb(root_);
+    for (const char* fen : {"W:W33:B", "B:W:B18", "W:WK1,K7:B", "B:W:BK50,K45"}) {
+        const Position p = parse_fen(fen);
+        EXPECT_EQ(tb.probe_wdl(p).value, Value::Win) << fen;
+        const DtwResult d = tb.probe_dtw(p);
+        EXPECT_EQ(d.value, Value::Win) << fen << ' ' << d.reason;
+        EXPECT_EQ(d.dtw, 0) << fen;
+        EXPECT_EQ(d.error, ProbeError::None) << fen;
+    }
+    // The side to move without pieces has lost, as before.
+    for (const char* fen : {"B:W33:B", "W:W:B18"}) {
+        EXPECT_EQ(tb.probe_wdl(parse_fen(fen)).value, Value::Loss) << fen;
+        EXPECT_EQ(tb.probe_dtw(parse_fen(fen)).value, Value::Loss) << fen;
+        EXPECT_EQ(tb.probe_dtw(parse_fen(fen)).dtw, 0) << fen;
+    }
+    // probe_moves of such a position: every move keeps the win (the opponent still has nothing).
+    for (const MoveValue& m : tb.probe_moves(parse_fen("W:W33:B"), true)) {
+        EXPECT_EQ(m.result.value, Value::Win);
+        EXPECT_EQ(m.after.value, Value::Loss);
+        EXPECT_EQ(m.after.dtw, 0);
+    }
+    dtb_handle* h = dtb_open(root_.c_str(), nullptr, nullptr);
+    ASSERT_NE(h, nullptr);
+    int dtw = -1;
+    EXPECT_EQ(dtb_probe_dtw(h, std::uint64_t{1} << 32, 0, 0, DTB_WHITE_TO_MOVE, &dtw), DTB_WIN);
+    EXPECT_EQ(dtw, 0);
+    EXPECT_EQ(dtb_probe_wdl(h, std::uint64_t{1} << 32, 0, 0, DTB_WHITE_TO_MOVE), DTB_WIN);
+    dtb_close(h);
 }
 
 TEST_F(DtwFilesTest, CApi) {

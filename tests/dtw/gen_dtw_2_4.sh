@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dtb gen --dtw on 2-4 pieces: thread count does not change a byte, resume rebuilds a deleted
-# .dtw file identically, and dtb probe --dtw reads the published longest wins.
+# .dtw file identically, dtb probe --dtw reads the published longest wins, and dtb probe --moves
+# --dtw gives each move the distance of the position after it.
 # Usage: gen_dtw_2_4.sh DTB WORKDIR
 set -euo pipefail
 dtb=$1
@@ -18,4 +19,34 @@ cmp "$work/one/KMvM.dtw" "$work/two/KMvM.dtw"
 out=$("$dtb" probe --db "$work/two" --dtw 'W:W21:B3,4' 'W:W40,44:B3' 'W:WK1:BK50')
 expected=$(printf 'W:W21:B3,4\twin\t33\nW:W40,44:B3\twin\t23\nW:WK1:BK50\tdraw\t')
 [ "$out" = "$expected" ] || { echo "unexpected probe output:"; echo "$out"; exit 1; }
+# Each move's distance is what dtb probe --dtw says of the position after it (dtb moves gives its
+# FEN), and the best move's is one less than the position's: cross-checks, no stored answers.
+decisive=0
+for fen in 'W:W28,32:B23,K5' 'B:W33,34:B18,K45' 'W:WK26,37:B23,K42' 'B:WK10,35:B6,7' 'W:W38,39:B12,13' \
+           'W:W47:B3,4,K20' 'B:W40,44:B3' 'W:W21:B3,4'; do
+  line=$("$dtb" probe --db "$work/two" --moves --dtw "$fen")
+  now=$(printf '%s\n' "$line" | cut -f3)
+  first=$(printf '%s\n' "$line" | cut -f5)
+  moves=$("$dtb" moves "$fen")
+  [ "$(printf '%s\n' "$moves" | wc -l)" = "$(printf '%s\n' "$line" | awk -F'\t' '{ print (NF - 3) / 2 }')" ] ||
+    { echo "$fen: not one MOVE=VALUE and DTW pair per legal move: $line"; exit 1; }
+  while IFS=$'\t' read -r move dtw; do
+    after=$(printf '%s\n' "$moves" | awk -F'\t' -v m="${move%%=*}" '$1 == m { print $2 }')
+    [ -n "$after" ] || { echo "$fen: $move is not a legal move"; exit 1; }
+    expected=$("$dtb" probe --db "$work/two" --dtw "$after" | cut -f3)
+    [ "$dtw" = "$expected" ] || { echo "$fen: $move has DTW '$dtw', the position after it '$expected'"; exit 1; }
+  done < <(printf '%s\n' "$line" | awk -F'\t' '{ for (i = 4; i < NF; i += 2) print $i "\t" $(i + 1) }')
+  if [ -n "$now" ]; then
+    [ "$first" = $((now - 1)) ] || { echo "$fen: DTW $now, best move's $first: $line"; exit 1; }
+    decisive=$((decisive + 1))
+  fi
+  json=$("$dtb" probe --db "$work/two" --moves --dtw --json "$fen")
+  python3 - "$json" "$line" <<'PY'
+import json, sys
+obj, fields = json.loads(sys.argv[1]), sys.argv[2].split("\t")
+got = [(m["move"] + "=" + m["value"], "" if m["dtw"] is None else str(m["dtw"])) for m in obj["moves"]]
+assert got == list(zip(fields[3::2], fields[4::2])), (got, fields)
+PY
+done
+[ "$decisive" -ge 6 ] || { echo "only $decisive decisive positions"; exit 1; }
 echo ok

@@ -63,6 +63,20 @@ else
   [[ $json == *'"reason":'* && $json == *'"fen":"x\"y\\z"'* ]] || fail "json: $json"
 fi
 
+# --moves --dtw in a folder without .dtw files: the values; a distance only where the game ends
+# without another lookup (a capture of the last piece, no move left: after each move from 46 the
+# black king takes the white one), otherwise empty, with the reason in JSON.
+tmp=$(mktemp -d)
+cp "$db"/*.wdl "$tmp"/
+expect_output "moves and distances without .dtw files" 0 "W:W28:B23${tab}win${tab}1${tab}28x19=win${tab}0
+W:W6:B1${tab}loss${tab}0
+W:WK46:BK5${tab}loss${tab}${tab}46-10=loss${tab}1${tab}46-14=loss${tab}1${tab}46-19=loss${tab}1${tab}46-23=loss${tab}1${tab}46-28=loss${tab}1${tab}46-32=loss${tab}1${tab}46-37=loss${tab}1${tab}46-41=loss${tab}1" \
+  "$dtb" probe --db "$tmp" --moves --dtw "W:W28:B23" "W:W6:B1" "W:WK46:BK5"
+"$dtb" probe --db "$tmp" --json --moves --dtw "W:WK1:BK50" |
+  grep -q '{"move":"1-6","value":"draw","dtw":null,"dtw_code":"too-many-pieces","dtw_reason":"' ||
+  fail "moves and distances without .dtw files: json"
+rm -rf "$tmp"
+
 # A missing database folder: exit code 3 and a message.
 "$dtb" probe --db /nonexistent/dtb-db "W:W28:B23" >/dev/null 2>/tmp/dtb-cli-test-stderr.$$
 rc=$?
