@@ -1,5 +1,6 @@
 #include "gen/encoding.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,106 @@ std::vector<std::uint8_t> pack_2bit(const std::uint8_t* values, std::uint64_t co
     return packed;
 }
 
+const char* dtw_fill_name(DtwFill fill) {
+    switch (fill) {
+        case DtwFill::Previous: return "previous";
+        case DtwFill::Zero: return "zero";
+        case DtwFill::Next: return "next";
+        case DtwFill::Mode: return "mode";
+        case DtwFill::Nearest: return "nearest";
+    }
+    return "?";
+}
+
+const char* dtw_layout_name(DtwLayout layout) {
+    switch (layout) {
+        case DtwLayout::Plain: return "plain";
+        case DtwLayout::BlockMinimum: return "block-minimum";
+        case DtwLayout::Delta: return "delta";
+        case DtwLayout::Planes: return "planes";
+    }
+    return "?";
+}
+
+void fill_dtw_dont_care(std::vector<std::uint16_t>& block, DtwFill fill) {
+    const std::size_t n = block.size();
+    if (fill == DtwFill::Zero || fill == DtwFill::Mode) {
+        std::uint16_t value = 0;
+        if (fill == DtwFill::Mode) {
+            std::uint16_t largest = 0;
+            for (std::uint16_t v : block)
+                if (v != kDtwDontCare) largest = std::max(largest, v);
+            std::vector<std::uint32_t> counts(largest + 1u, 0);
+            for (std::uint16_t v : block)
+                if (v != kDtwDontCare) ++counts[v];
+            value = static_cast<std::uint16_t>(std::max_element(counts.begin(), counts.end()) - counts.begin());
+        }
+        for (std::uint16_t& v : block)
+            if (v == kDtwDontCare) v = value;
+        return;
+    }
+    // next[j]: the first stored number at or after j, kDtwDontCare if none; with its distance.
+    std::vector<std::uint16_t> next(fill == DtwFill::Previous ? 0 : n);
+    std::vector<std::uint32_t> next_distance(fill == DtwFill::Nearest ? n : 0);
+    if (fill != DtwFill::Previous) {
+        std::uint16_t after = kDtwDontCare;
+        std::uint32_t distance = 0;
+        for (std::size_t j = n; j-- > 0;) {
+            if (block[j] != kDtwDontCare) after = block[j], distance = 0;
+            else ++distance;
+            next[j] = after;
+            if (fill == DtwFill::Nearest) next_distance[j] = distance;
+        }
+    }
+    std::uint16_t previous = 0;
+    bool any_previous = false;
+    std::uint32_t previous_distance = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        if (block[j] != kDtwDontCare) {
+            previous = block[j], any_previous = true, previous_distance = 0;
+            continue;
+        }
+        ++previous_distance;
+        switch (fill) {
+            case DtwFill::Previous: block[j] = previous; break;
+            case DtwFill::Next: block[j] = next[j] != kDtwDontCare ? next[j] : previous; break;
+            default:  // Nearest
+                block[j] = next[j] != kDtwDontCare && (!any_previous || next_distance[j] < previous_distance)
+                               ? next[j]
+                               : previous;
+        }
+    }
+}
+
+std::vector<std::uint8_t> lay_out_dtw(const std::vector<std::uint16_t>& filled, std::uint32_t width, DtwLayout layout) {
+    const std::size_t n = filled.size();
+    const std::uint32_t mask = width == 1 ? 0xFF : 0xFFFF;
+    std::uint32_t base = 0;
+    if (layout == DtwLayout::BlockMinimum && n > 0) base = *std::min_element(filled.begin(), filled.end());
+    const std::size_t prefix = layout == DtwLayout::BlockMinimum ? width : 0;
+    std::vector<std::uint8_t> out(prefix + n * width);
+    const auto put = [&](std::size_t at, std::uint32_t v) {
+        out[at] = static_cast<std::uint8_t>(v);
+        if (width == 2) out[at + 1] = static_cast<std::uint8_t>(v >> 8);
+    };
+    if (prefix) put(0, base);
+    std::uint32_t before = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+        const std::uint32_t v = filled[j];
+        switch (layout) {
+            case DtwLayout::Plain: put(j * width, v); break;
+            case DtwLayout::BlockMinimum: put(prefix + j * width, v - base); break;
+            case DtwLayout::Delta: put(j * width, (v - before) & mask); break;
+            case DtwLayout::Planes:
+                out[j] = static_cast<std::uint8_t>(v);
+                if (width == 2) out[n + j] = static_cast<std::uint8_t>(v >> 8);
+                break;
+        }
+        before = v;
+    }
+    return out;
+}
+
 std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, int level) {
     const std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (!cctx) throw std::bad_alloc();
@@ -47,6 +148,16 @@ std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, 
     if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
     out.resize(n);
     return out;
+}
+
+void decompress_block(const std::vector<unsigned char>& frame, std::vector<std::uint8_t>& out) {
+    const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) throw std::runtime_error("zstd: no content size");
+    out.resize(size);
+    thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    if (!dctx) throw std::bad_alloc();
+    const std::size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), frame.data(), frame.size());
+    if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
 }
 
 }  // namespace dtb

@@ -22,7 +22,41 @@ std::vector<std::uint8_t> pack_base3(const std::uint8_t* values, std::uint64_t c
 // 4 values a byte, 2 bits each (an alternative measured against base 3).
 std::vector<std::uint8_t> pack_2bit(const std::uint8_t* values, std::uint64_t count);
 
+// ---- DTW files (docs/FORMAT.md, "DTW files") ----
+// A DTW block before encoding: one u16 a position, DTW/2 of a won or lost position, or
+// kDtwDontCare for a draw or a capture position (the reader never looks at those).
+inline constexpr std::uint16_t kDtwDontCare = 0xFFFF;
+
+// What a don't-care position stores (measured by `dtb bench format --dtw`).
+enum class DtwFill {
+    Previous,  // the number stored before it in the block, 0 at the block's start
+    Zero,      // always 0
+    Next,      // the next stored number in the block (the previous one after the last)
+    Mode,      // the most common stored number of the block (the smallest of equals)
+    Nearest,   // the nearer of the previous and next stored numbers (the previous on a tie)
+};
+const char* dtw_fill_name(DtwFill fill);
+
+// How the filled numbers become bytes.
+enum class DtwLayout {
+    Plain,         // each number in `width` bytes, little-endian (format version 1)
+    BlockMinimum,  // the block's smallest number first (`width` bytes), then each number minus it
+    Delta,         // each number minus the one before it (0 before the first), modulo 2^(8 width)
+    Planes,        // width 2: the low bytes of all positions, then the high bytes
+};
+const char* dtw_layout_name(DtwLayout layout);
+
+// Replaces every kDtwDontCare of one block by a stored number, as `fill` says.
+void fill_dtw_dont_care(std::vector<std::uint16_t>& block, DtwFill fill);
+
+// The bytes of one filled block.
+std::vector<std::uint8_t> lay_out_dtw(const std::vector<std::uint16_t>& filled, std::uint32_t width, DtwLayout layout);
+
 // One zstd frame with content size and checksum; throws on error.
 std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, int level);
+
+// Decompresses one frame of compress_block into `out` (resized to its content size); throws on
+// error. One decompression context per thread, reused.
+void decompress_block(const std::vector<unsigned char>& frame, std::vector<std::uint8_t>& out);
 
 }  // namespace dtb

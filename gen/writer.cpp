@@ -139,21 +139,28 @@ DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>
     return s;
 }
 
-// The stored bytes of one DTW block: DTW/2 of wins and losses; draws and captures repeat the value
-// stored before them in the block (0 at its start), which extends runs.
-std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
-                                          std::uint64_t count, std::uint32_t width) {
-    std::vector<std::uint8_t> raw(count * width);
-    std::uint32_t previous = 0;
+// The numbers of one DTW block before encoding: DTW/2 of wins and losses, kDtwDontCare for draws
+// and capture positions.
+std::vector<std::uint16_t> dtw_block_halves(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+                                            std::uint64_t count) {
+    std::vector<std::uint16_t> halves(count);
     PositionWalker walker(index, first);
     for (std::uint64_t j = 0; j < count; ++j) {
         if (j > 0) walker.next();
         const Dtw d = dtw[first + j];
-        if (d != kDtwDraw && !has_capture(walker.current())) previous = d / 2u;
-        raw[j * width] = static_cast<std::uint8_t>(previous);
-        if (width == 2) raw[j * width + 1] = static_cast<std::uint8_t>(previous >> 8);
+        halves[j] = d == kDtwDraw || has_capture(walker.current()) ? kDtwDontCare : static_cast<std::uint16_t>(d / 2u);
     }
-    return raw;
+    return halves;
+}
+
+// The stored bytes of one DTW block: DTW/2 of wins and losses, `width` bytes each; draws and
+// captures repeat the value stored before them in the block (0 at its start). Measured against the
+// alternatives by `dtb bench format --dtw` (docs/FORMAT.md).
+std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+                                          std::uint64_t count, std::uint32_t width) {
+    std::vector<std::uint16_t> halves = dtw_block_halves(index, dtw, first, count);
+    fill_dtw_dont_care(halves, DtwFill::Previous);
+    return lay_out_dtw(halves, width, DtwLayout::Plain);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// `dtb bench index` (indexing speed) and `dtb bench format` (file size under the encoding
-// alternatives), added to the `bench` group that add_probe_commands creates.
+// `dtb bench index` (indexing speed) and `dtb bench format` (file size of WDL or DTW files under
+// the encoding alternatives), added to the `bench` group that add_probe_commands creates.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <random>
 
 #include <tbb/parallel_for.h>
@@ -83,13 +85,19 @@ std::uint64_t encoded_bytes(const std::vector<std::uint8_t>& values, const Encod
     return bytes;
 }
 
-int run_bench_format(const std::string& dir, const std::vector<std::string>& names) {
+// The materials of `names` (e.g. "KMvK"); throws std::invalid_argument for a name that is not one.
+std::vector<Material> parse_materials(const std::vector<std::string>& names) {
     std::vector<Material> materials;
     for (const std::string& n : names) {
         const auto m = parse_material(n);
         if (!m) throw std::invalid_argument("unknown material name '" + n + "'");
         materials.push_back(*m);
     }
+    return materials;
+}
+
+int run_bench_format(const std::string& dir, const std::vector<std::string>& names) {
+    std::vector<Material> materials = parse_materials(names);
     if (materials.empty()) materials = materials_in_folder(dir);
     std::vector<std::vector<std::uint8_t>> values;
     std::uint64_t positions = 0;
@@ -119,6 +127,157 @@ int run_bench_format(const std::string& dir, const std::vector<std::string>& nam
     return kExitOk;
 }
 
+// ---- DTW files ----
+
+// A material's DTW as stored in DIR: DTW/2 of every position, kDtwDontCare for draws and capture
+// positions (the don't-cares: whatever the file holds there is not looked at), and which are wins.
+struct DtwHalves {
+    std::vector<std::uint16_t> halves;
+    std::vector<std::uint8_t> win;  // 1 for a won position that is not a capture position
+};
+
+DtwHalves read_dtw_halves(const std::filesystem::path& dir, const Material& m) {
+    const std::vector<std::uint8_t> values = read_solver_values(dir, m);  // Value | kCaptureFlag
+    const TableFile file(dir / format::dtw_file_name(m), format::FileKind::Dtw);
+    const format::Header& h = file.header();
+    if (h.material != m || h.positions != values.size())
+        throw TableError(file.path().string() + ": header does not match material " + m.name());
+    DtwHalves out{std::vector<std::uint16_t>(h.positions), std::vector<std::uint8_t>(h.positions)};
+    tbb::parallel_for(std::uint64_t{0}, h.block_count, [&](std::uint64_t b) {
+        std::vector<std::uint8_t> block;
+        file.read_block(b, block);
+        const std::uint64_t first = b * h.positions_per_block;
+        const std::uint64_t count = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
+        for (std::uint64_t j = 0; j < count; ++j) {
+            const std::uint8_t v = values[first + j];
+            const bool dont_care = (v & kCaptureFlag) || (v & kValueMask) == static_cast<std::uint8_t>(Value::Draw);
+            out.halves[first + j] =
+                dont_care ? kDtwDontCare : static_cast<std::uint16_t>(format::unpack_dtw_half(block.data(), j, h.dtw_width()));
+            out.win[first + j] = !dont_care && (v & kValueMask) == static_cast<std::uint8_t>(Value::Win);
+        }
+    });
+    return out;
+}
+
+// Which distances a file would hold; the others would be found by a one-ply search at probe time
+// (a loss is 1 + the longest win after a move, a win 1 + the shortest loss).
+enum class DtwStored { All, Wins, Losses };
+
+const char* dtw_stored_name(DtwStored s) { return s == DtwStored::All ? "all" : s == DtwStored::Wins ? "wins" : "losses"; }
+
+struct DtwEncoding {
+    DtwFill fill = DtwFill::Previous;
+    DtwLayout layout = DtwLayout::Plain;
+    std::uint32_t width = 0;  // bytes a number; 0: what the file chose (1 when DTW/2 fits a byte)
+    std::uint32_t block_positions = WriteOptions{}.positions_per_block;  // what dtb gen writes
+    int level = WriteOptions{}.zstd_level;
+    DtwStored stored = DtwStored::All;
+};
+
+struct DtwSize {
+    std::uint64_t bytes = 0;          // compressed blocks, each with its offset-table entry
+    std::uint64_t blocks = 0;
+    std::uint64_t decompress_ns = 0;  // decompressing every block once on one thread (best of 3)
+};
+
+// One material's DTW under `e`.
+DtwSize dtw_encoded_size(const DtwHalves& d, std::uint32_t file_width, const DtwEncoding& e) {
+    const std::uint32_t width = e.width ? e.width : file_width;
+    const std::uint64_t blocks = (d.halves.size() + e.block_positions - 1) / e.block_positions;
+    std::vector<std::vector<unsigned char>> frames(blocks);
+    tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
+        const std::uint64_t first = b * e.block_positions;
+        const std::uint64_t n = std::min<std::uint64_t>(e.block_positions, d.halves.size() - first);
+        std::vector<std::uint16_t> block(d.halves.begin() + static_cast<std::ptrdiff_t>(first),
+                                         d.halves.begin() + static_cast<std::ptrdiff_t>(first + n));
+        if (e.stored != DtwStored::All)
+            for (std::uint64_t j = 0; j < n; ++j)
+                if (d.win[first + j] != (e.stored == DtwStored::Wins)) block[j] = kDtwDontCare;
+        fill_dtw_dont_care(block, e.fill);
+        frames[b] = compress_block(lay_out_dtw(block, width, e.layout), e.level);
+    });
+    DtwSize size{0, blocks, UINT64_MAX};
+    for (const auto& f : frames) size.bytes += f.size() + sizeof(std::uint64_t);
+    // What a cold probe pays, on one thread; the best of three rounds, as the machine may be busy.
+    std::vector<std::uint8_t> out;
+    for (int round = 0; round < 3; ++round) {
+        const auto start = Clock::now();
+        for (const auto& f : frames) decompress_block(f, out);
+        size.decompress_ns = std::min(size.decompress_ns, static_cast<std::uint64_t>(
+                                          std::chrono::duration<double, std::nano>(Clock::now() - start).count()));
+    }
+    return size;
+}
+
+int run_bench_format_dtw(const std::string& dir, const std::vector<std::string>& names) {
+    std::vector<Material> materials = parse_materials(names);
+    if (materials.empty())
+        for (const Material& m : materials_in_folder(dir))
+            if (std::filesystem::exists(std::filesystem::path(dir) / format::dtw_file_name(m))) materials.push_back(m);
+    if (materials.empty()) throw std::invalid_argument("no .dtw files in " + dir);
+    using F = DtwFill;
+    using L = DtwLayout;
+    // The first row is what the writer does; each other row changes one thing.
+    std::vector<DtwEncoding> encodings = {
+        {},
+        {.fill = F::Zero},
+        {.fill = F::Next},
+        {.fill = F::Mode},
+        {.fill = F::Nearest},
+        {.layout = L::BlockMinimum},
+        {.layout = L::Delta},
+        {.layout = L::Plain, .width = 2},
+        {.layout = L::Planes, .width = 2},
+    };
+    for (const std::uint32_t block : {4096u, 16384u, 32760u, 65520u, 131040u})
+        if (block != encodings[0].block_positions) encodings.push_back({.block_positions = block});
+    for (const int level : {12, 19, 22})
+        if (level != encodings[0].level) encodings.push_back({.level = level});
+    encodings.push_back({.stored = DtwStored::Wins});
+    encodings.push_back({.stored = DtwStored::Losses});
+    // One material at a time (a 2-5 folder would not fit in memory at once); totals per encoding.
+    std::vector<DtwSize> totals(encodings.size());
+    std::vector<double> seconds(encodings.size(), 0);
+    std::uint64_t positions = 0, wins = 0, losses = 0, dtw_file_bytes = 0, wdl_file_bytes = 0;
+    for (const Material& m : materials) {
+        const std::filesystem::path path = std::filesystem::path(dir) / format::dtw_file_name(m);
+        const TableFile file(path, format::FileKind::Dtw);
+        const DtwHalves d = read_dtw_halves(dir, m);
+        positions += d.halves.size();
+        wins += file.header().wins;
+        losses += file.header().losses;
+        dtw_file_bytes += file.file_bytes();
+        wdl_file_bytes += std::filesystem::file_size(std::filesystem::path(dir) / format::wdl_file_name(m));
+        for (std::size_t i = 0; i < encodings.size(); ++i) {
+            const auto start = Clock::now();
+            const DtwSize size = dtw_encoded_size(d, file.header().dtw_width(), encodings[i]);
+            totals[i].bytes += size.bytes;
+            totals[i].blocks += size.blocks;
+            totals[i].decompress_ns += size.decompress_ns;
+            seconds[i] += seconds_since(start);
+        }
+    }
+    std::printf("%llu positions (%llu wins, %llu losses without a capture) in %zu .dtw files: %llu bytes on disk; "
+                "the .wdl files of the same materials: %llu bytes\n",
+                static_cast<unsigned long long>(positions), static_cast<unsigned long long>(wins),
+                static_cast<unsigned long long>(losses), materials.size(), static_cast<unsigned long long>(dtw_file_bytes),
+                static_cast<unsigned long long>(wdl_file_bytes));
+    std::printf("stored\tdont_care\tlayout\twidth\tblock_positions\tzstd_level\tbytes\tvs_first\tvs_wdl\t"
+                "decompress_us_per_block\tseconds\n");
+    for (std::size_t i = 0; i < encodings.size(); ++i) {
+        const DtwEncoding& e = encodings[i];
+        const DtwSize& t = totals[i];
+        std::printf("%s\t%s\t%s\t%s\t%u\t%d\t%llu\t%+.1f%%\t%.2f\t%.1f\t%.1f\n", dtw_stored_name(e.stored),
+                    dtw_fill_name(e.fill), dtw_layout_name(e.layout), e.width == 0 ? "file" : e.width == 1 ? "u8" : "u16",
+                    e.block_positions, e.level, static_cast<unsigned long long>(t.bytes),
+                    100.0 * (static_cast<double>(t.bytes) / static_cast<double>(totals[0].bytes) - 1),
+                    static_cast<double>(t.bytes) / static_cast<double>(wdl_file_bytes),
+                    static_cast<double>(t.decompress_ns) / 1e3 / static_cast<double>(std::max<std::uint64_t>(1, t.blocks)),
+                    seconds[i]);
+    }
+    return kExitOk;
+}
+
 }  // namespace
 
 void add_bench_commands(CLI::App& app, Runner& run) {
@@ -140,10 +299,16 @@ void add_bench_commands(CLI::App& app, Runner& run) {
 
     auto dir = std::make_shared<std::string>();
     auto materials = std::make_shared<std::vector<std::string>>();
-    auto* fmt = bench->add_subcommand("format", "File size of a database folder under the encoding alternatives (packing, don't-care fill, block size, zstd level)");
+    auto* fmt = bench->add_subcommand("format", "File size of a database folder under the encoding alternatives (packing, don't-care fill, block size, zstd level; with --dtw, of its .dtw files)");
     fmt->add_option("-d,--db", *dir, "Database folder")->required();
     fmt->add_option("-m,--material", *materials, "Only these materials (default: every file)");
-    fmt->callback([&run, dir, materials] { run = [=] { return run_bench_format(*dir, *materials); }; });
+    auto dtw = std::make_shared<bool>(false);
+    fmt->add_flag("--dtw", *dtw,
+                  "Measure the .dtw files instead: don't-care fill, byte layout, block size (docs/FORMAT.md, "
+                  "\"DTW files\")");
+    fmt->callback([&run, dir, materials, dtw] {
+        run = [=] { return *dtw ? run_bench_format_dtw(*dir, *materials) : run_bench_format(*dir, *materials); };
+    });
 }
 
 }  // namespace dtb::cli

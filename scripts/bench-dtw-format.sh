@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# DTW encoding measurement (docs/FORMAT.md, "DTW encoding: the measurements"): builds (Release),
+# generates the 2-PIECES piece databases with --dtw into DB_DIR if it lacks them (`dtb gen`
+# resumes), then runs `dtb bench format --dtw` and prints its table: the total size of the .dtw
+# files under each alternative fill, layout, block size, zstd level and stored class.
+#
+#   usage: scripts/bench-dtw-format.sh [DB_DIR]     (default ./db4-dtw)
+#   BUILD_DIR  build directory (default build)
+#   PIECES     largest piece count (default 4; 5 takes about 10 minutes to build and to measure)
+#   GEN_ARGS   more options for dtb gen, e.g. "--zstd-level 19 --block-positions 32760"
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+DB_DIR=${1:-db4-dtw}
+BUILD_DIR=${BUILD_DIR:-build}
+PIECES=${PIECES:-4}
+GEN_ARGS=${GEN_ARGS:-}
+
+BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
+DTB="$BUILD_DIR/tools/dtb"
+
+expected=$("$DTB" materials --pieces "$PIECES" | tail -n +2 | wc -l)
+present=$(find "$DB_DIR" -maxdepth 1 -name '*.dtw' 2>/dev/null | wc -l)
+if ((present < expected)); then
+  echo "bench-dtw-format: $DB_DIR holds $present of $expected .dtw files; generating 2-$PIECES pieces with --dtw"
+  # shellcheck disable=SC2086 # GEN_ARGS is a list of options
+  "$DTB" gen --pieces "$PIECES" --dtw --out "$DB_DIR" $GEN_ARGS
+fi
+
+echo "command: $DTB bench format --dtw --db $DB_DIR"
+"$DTB" bench format --dtw --db "$DB_DIR"
