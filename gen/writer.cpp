@@ -201,7 +201,7 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
         const auto raw = dtw_block_bytes(index, solved.dtw, b * header.positions_per_block, block_count_of(b), width);
         hashes[b] = XXH64(raw.data(), raw.size(), 0);
-        compressed[b] = compress_block(raw, options.zstd_level);
+        compressed[b] = compress_block(raw, options.dtw_zstd_level);
     });
     const auto check = [&](const std::filesystem::path& path) {
         const TableFile file(path, format::FileKind::Dtw);

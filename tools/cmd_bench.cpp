@@ -112,6 +112,7 @@ int run_bench_format(const std::string& dir, const std::vector<std::string>& nam
         {"base3", DontCareFill::Previous, 65520, 19}, {"base3", DontCareFill::Previous, 131040, 19},
         {"base3", DontCareFill::Previous, 32760, 3},  {"base3", DontCareFill::Previous, 32760, 9},
         {"base3", DontCareFill::Previous, 32760, 22},
+        {"base3", DontCareFill::Previous, WriteOptions{}.positions_per_block, WriteOptions{}.zstd_level},  // dtb gen's default
     };
     std::printf("%llu positions in %zu files\npacking\tdont_care\tblock_positions\tzstd_level\tbytes\tpositions_per_byte\tseconds\n",
                 static_cast<unsigned long long>(positions), materials.size());
@@ -170,7 +171,7 @@ struct DtwEncoding {
     DtwLayout layout = DtwLayout::Plain;
     std::uint32_t width = 0;  // bytes a number; 0: what the file chose (1 when DTW/2 fits a byte)
     std::uint32_t block_positions = WriteOptions{}.positions_per_block;  // what dtb gen writes
-    int level = WriteOptions{}.zstd_level;
+    int level = WriteOptions{}.dtw_zstd_level;
     DtwStored stored = DtwStored::All;
 };
 

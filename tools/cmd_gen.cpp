@@ -36,8 +36,9 @@ struct GenOptions {
     int max_per_side = 20;
     int threads = 0;
     std::vector<std::string> materials;
-    int level = 19;
-    std::uint32_t block = 32'760;
+    int level = WriteOptions{}.zstd_level;
+    int dtw_level = WriteOptions{}.dtw_zstd_level;
+    std::uint32_t block = WriteOptions{}.positions_per_block;
     bool dtw = false;
 };
 
@@ -50,6 +51,7 @@ int run_gen(const GenOptions& o) {
     options.only = parse_materials(o.materials);
     options.dtw = o.dtw;
     options.write.zstd_level = o.level;
+    options.write.dtw_zstd_level = o.dtw_level;
     options.write.positions_per_block = o.block;
     build(options, std::cerr);
     return kExitOk;
@@ -132,7 +134,12 @@ void add_gen_commands(CLI::App& app, Runner& run) {
         ->check(CLI::Range(1, 20))
         ->capture_default_str();
     gen->add_option("-m,--material", g->materials, "Build only these materials (e.g. KMvK) and what they need");
-    gen->add_option("--zstd-level", g->level, "zstd compression level")->check(CLI::Range(1, 22))->capture_default_str();
+    gen->add_option("--zstd-level", g->level, "zstd compression level of the WDL files")
+        ->check(CLI::Range(1, 22))
+        ->capture_default_str();
+    gen->add_option("--dtw-zstd-level", g->dtw_level, "zstd compression level of the DTW files")
+        ->check(CLI::Range(1, 22))
+        ->capture_default_str();
     gen->add_option("--block-positions", g->block, "Positions per compressed block (multiple of 5)")
         ->check(CLI::Range(5u, 1u << 24))
         ->capture_default_str();
