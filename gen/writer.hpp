@@ -14,7 +14,7 @@ namespace dtb {
 
 struct WriteOptions {
     // Measured in docs/FORMAT.md: level 12 with 65,520-position blocks is as small as level 19
-    // with 32,760 and takes a fifth less build time; a cold probe stays near 10 us.
+    // with 32,760 and took a fifth less CPU to build KKMMvK; a cold probe stays near 10 us.
     std::uint32_t positions_per_block = 65'520;  // multiple of 5
     int zstd_level = 12;
     // DTW files stay at 19: 11% smaller than 12 (docs/FORMAT.md), and they are 2-4 times the WDL size.
