@@ -246,32 +246,32 @@ void for_each_stored(const TableFile& file, const PositionIndex& index, Visit&& 
     });
 }
 
-}  // namespace
-
-std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material& m) {
+// The stored values of a WDL file, each checked; at a capture position (don't-care in the file),
+// capture_value(position, stored value) instead.
+template <typename CaptureValue>
+std::vector<std::uint8_t> read_values(const fs::path& dir, const Material& m, CaptureValue&& capture_value) {
     const auto file = open_finished(dir / format::wdl_file_name(m), m, format::FileKind::Wdl);
     std::vector<std::uint8_t> values(file->header().positions);
     for_each_stored(*file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
                                                  std::uint64_t j, std::uint64_t b) {
         const Value v = format::unpack_value(block, j);
         if (v == Value::Unknown) throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
-        values[i] = static_cast<std::uint8_t>(v) | (has_capture(pos) ? kCaptureFlag : 0);
+        values[i] = has_capture(pos) ? capture_value(pos, v) : static_cast<std::uint8_t>(v);
     });
     return values;
 }
 
+}  // namespace
+
+std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material& m) {
+    return read_values(dir, m, [](const Position&, Value stored) {
+        return static_cast<std::uint8_t>(static_cast<std::uint8_t>(stored) | kCaptureFlag);
+    });
+}
+
 void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) {
-    const auto file = open_finished(dir / format::wdl_file_name(m), m, format::FileKind::Wdl);
-    std::vector<std::uint8_t> values(file->header().positions);
-    for_each_stored(*file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
-                                                 std::uint64_t j, std::uint64_t b) {
-        if (has_capture(pos)) {
-            values[i] = static_cast<std::uint8_t>(tables.resolve_captures(pos));  // don't-care in the file
-            return;
-        }
-        const Value v = format::unpack_value(block, j);
-        if (v == Value::Unknown) throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
-        values[i] = static_cast<std::uint8_t>(v);
+    const auto values = read_values(dir, m, [&](const Position& pos, Value) {
+        return static_cast<std::uint8_t>(tables.resolve_captures(pos));
     });
     tables.add(m, pack_values(values));
 }
