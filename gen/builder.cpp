@@ -108,16 +108,18 @@ public:
     }
 
 private:
+    // Promotion targets of m are not loaded with it: only solving m needs them (solve_and_write
+    // loads them), and at 6 pieces their chains of promotions hold most of the positions.
     void ensure_loaded(const Material& m) {
         if (tables_.contains(m)) return;
-        for (const Material& s : successor_materials(m)) ensure_loaded(s);
+        for (const Material& s : capture_successor_materials(m)) ensure_loaded(s);
         load_finished(options_.dir, m, tables_);
     }
 
     // DTW of m for the materials built after it: from memory, else from its .dtw file.
     void ensure_dtw_loaded(const Material& m) {
         if (dtw_.contains(m)) return;
-        for (const Material& s : successor_materials(m)) ensure_dtw_loaded(s);
+        for (const Material& s : capture_successor_materials(m)) ensure_dtw_loaded(s);
         ensure_loaded(m);
         load_finished_dtw(options_.dir, m, tables_, dtw_);
     }
@@ -191,6 +193,13 @@ std::vector<Material> successor_materials(const Material& m) {
             if (m.white_men > 0) add({m.white_men - 1, m.white_kings + 1, men, kings});
         }
     return {out.begin(), out.end()};
+}
+
+std::vector<Material> capture_successor_materials(const Material& m) {
+    std::vector<Material> out;
+    for (const Material& s : successor_materials(m))
+        if (s.pieces() < m.pieces()) out.push_back(s);
+    return out;
 }
 
 std::vector<Material> build_plan(const BuildOptions& options) {

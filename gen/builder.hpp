@@ -24,6 +24,10 @@ struct BuildOptions {
 // promotions and captures, seen from the side to move after the move. Empty sides are left out.
 std::vector<Material> successor_materials(const Material& m);
 
+// The successor materials with fewer pieces (after a capture): all that reading m's file needs,
+// since its don't-care positions are resolved by capture search.
+std::vector<Material> capture_successor_materials(const Material& m);
+
 // Every material the plan of `options` needs, in build order.
 std::vector<Material> build_plan(const BuildOptions& options);
 

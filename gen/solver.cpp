@@ -19,10 +19,22 @@ constexpr std::uint8_t kCountMask = 0x7F;
 constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a subgame is one task
                                                            // (init and propagation both)
 
+// A position's state and counter share a cache line: settling a predecessor touches both.
+struct Cell {
+    std::uint8_t state;    // Value, or kUnknown; plus kCaptureFlag
+    std::uint8_t counter;  // king moves whose value is not known yet; kHasDrawFlag
+};
+
 struct Scratch {
-    std::vector<std::uint8_t> state;    // Value, or kUnknown; plus kCaptureFlag
-    std::vector<std::uint8_t> counter;  // king moves whose value is not known yet; kHasDrawFlag
+    std::vector<Cell> cells;
     std::vector<std::uint32_t> queue;
+};
+
+// The predecessors of one settled position, gathered (and their cells prefetched) one position
+// ahead of their update: propagation is bound by the latency of these scattered accesses.
+struct PendingSettle {
+    Value value = Value::Draw;
+    std::vector<std::uint32_t> predecessors;
 };
 
 class PairSolver {
@@ -55,7 +67,7 @@ private:
         const Position pos{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
                            kings.white_kings | kings.black_kings, Color::White};
         if (has_capture(pos)) {
-            s.state[local] = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
+            s.cells[local].state = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
             return;
         }
         int king_moves = 0;
@@ -67,49 +79,83 @@ private:
             }
             const Value v = value_after_man_move(pos, apply_move(pos, m), b.side);
             if (v == Value::Win) {
-                s.state[local] = static_cast<std::uint8_t>(Value::Win);
+                s.cells[local].state = static_cast<std::uint8_t>(Value::Win);
                 return;
             }
             has_draw |= v == Value::Draw;
         }
         if (king_moves == 0) {
-            s.state[local] = static_cast<std::uint8_t>(has_draw ? Value::Draw : Value::Loss);
+            s.cells[local].state = static_cast<std::uint8_t>(has_draw ? Value::Draw : Value::Loss);
             return;
         }
         if (king_moves > kCountMask) throw std::length_error("too many king moves for the solver's counters");
-        s.counter[local] = static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0));
+        s.cells[local].counter = static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0));
     }
 
-    // Settles the predecessors of a settled position; returns through `settled` those that became
-    // losses or wins (draws need not be propagated). Safe to run for several positions at once:
-    // states change only from unknown, by compare-and-swap, and counters by atomic decrement.
-    template <typename Push>
-    void settle_predecessors(const Subgame& g, std::uint32_t local, Scratch& s, Push&& settled) const {
-        const Value v = static_cast<Value>(std::atomic_ref(s.state[local]).load(std::memory_order_relaxed) & kValueMask);
+    void gather_predecessors(const Subgame& g, std::uint32_t local, Scratch& s, PendingSettle& out) const {
+        out.value = static_cast<Value>(std::atomic_ref(s.cells[local].state).load(std::memory_order_relaxed) & kValueMask);
+        out.predecessors.clear();
         const int block = g.block_of(local);
         const Block& b = g.blocks[block];
         const Position pos = layout_.position_at(b, local - b.local_offset);
         layout_.for_each_predecessor(g, block, pos, [&](std::uint64_t pred) {
-            std::atomic_ref state(s.state[pred]);
-            if (state.load(std::memory_order_relaxed) != kUnknown) return;
+            __builtin_prefetch(&s.cells[pred], 1);
+            out.predecessors.push_back(static_cast<std::uint32_t>(pred));
+        });
+    }
+
+    // Settles the gathered predecessors; returns through `settled` those that became losses or
+    // wins (draws need not be propagated). Safe to run for several positions at once: states
+    // change only from unknown, by compare-and-swap, and counters by atomic decrement.
+    template <typename Push>
+    static void settle(const PendingSettle& p, Scratch& s, Push&& settled) {
+        for (const std::uint32_t pred : p.predecessors) {
+            std::atomic_ref state(s.cells[pred].state);
+            if (state.load(std::memory_order_relaxed) != kUnknown) continue;
             std::uint8_t expected = kUnknown;
-            if (v == Value::Loss) {
-                if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win)))
-                    settled(static_cast<std::uint32_t>(pred));
-                return;
+            if (p.value == Value::Loss) {
+                if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win))) settled(pred);
+                continue;
             }
-            const std::uint8_t left = std::atomic_ref(s.counter[pred]).fetch_sub(1) - 1;
-            if (left & kCountMask) return;
+            const std::uint8_t left = std::atomic_ref(s.cells[pred].counter).fetch_sub(1) - 1;
+            if (left & kCountMask) continue;
             const bool draw = left & kHasDrawFlag;
             if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss)) && !draw)
-                settled(static_cast<std::uint32_t>(pred));
-        });
+                settled(pred);
+        }
+    }
+
+    // Settles the predecessors of frontier[begin, end), each gathered one position ahead.
+    template <typename Push>
+    void settle_range(const Subgame& g, const std::vector<std::uint32_t>& frontier, std::size_t begin,
+                      std::size_t end, Scratch& s, Push&& settled) const {
+        PendingSettle current, next;
+        if (begin != end) gather_predecessors(g, frontier[begin], s, current);
+        for (std::size_t i = begin; i != end; ++i) {
+            if (i + 1 != end) gather_predecessors(g, frontier[i + 1], s, next);
+            settle(current, s, settled);
+            std::swap(current, next);
+        }
+    }
+
+    // Works through s.queue, which grows as positions settle; same lookahead as settle_range.
+    void settle_queue(const Subgame& g, Scratch& s) const {
+        if (s.queue.empty()) return;
+        PendingSettle current, next;
+        gather_predecessors(g, s.queue[0], s, current);
+        for (std::size_t head = 0;; ++head) {
+            const bool ahead = head + 1 < s.queue.size();
+            if (ahead) gather_predecessors(g, s.queue[head + 1], s, next);
+            settle(current, s, [&](std::uint32_t p) { s.queue.push_back(p); });
+            if (ahead) std::swap(current, next);
+            else if (head + 1 < s.queue.size()) gather_predecessors(g, s.queue[head + 1], s, current);
+            else return;
+        }
     }
 
     void propagate(const Subgame& g, Scratch& s) const {
         if (g.size < kParallelInitThreshold) {
-            for (std::size_t head = 0; head < s.queue.size(); ++head)
-                settle_predecessors(g, s.queue[head], s, [&](std::uint32_t p) { s.queue.push_back(p); });
+            settle_queue(g, s);
             return;
         }
         // A large subgame (kings only, or nearly): settle one frontier at a time, in parallel.
@@ -119,8 +165,7 @@ private:
             tbb::this_task_arena::isolate([&] {
                 tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256), [&](const auto& r) {
                     auto& out = next.local();
-                    for (std::size_t i = r.begin(); i != r.end(); ++i)
-                        settle_predecessors(g, frontier[i], s, [&](std::uint32_t p) { out.push_back(p); });
+                    settle_range(g, frontier, r.begin(), r.end(), s, [&](std::uint32_t p) { out.push_back(p); });
                 });
             });
             frontier.clear();
@@ -148,11 +193,10 @@ private:
 
     void solve_subgame(const Subgame& g) {
         Scratch s;
-        s.state.assign(g.size, kUnknown);
-        s.counter.assign(g.size, 0);
+        s.cells.assign(g.size, Cell{kUnknown, 0});
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
         for (std::uint64_t i = 0; i < g.size; ++i) {
-            const std::uint8_t v = s.state[i] & kValueMask;
+            const std::uint8_t v = s.cells[i].state & kValueMask;
             if (v == static_cast<std::uint8_t>(Value::Win) || v == static_cast<std::uint8_t>(Value::Loss))
                 s.queue.push_back(static_cast<std::uint32_t>(i));
         }
@@ -162,7 +206,7 @@ private:
             const std::uint64_t n = layout_.index(block.side).king_placements();
             std::uint8_t* out = values_[block.side].data() + block.base;
             for (std::uint64_t k = 0; k < n; ++k) {
-                const std::uint8_t st = s.state[block.local_offset + k];
+                const std::uint8_t st = s.cells[block.local_offset + k].state;
                 out[k] = (st & kValueMask) == kUnknown ? static_cast<std::uint8_t>(Value::Draw) | (st & kCaptureFlag) : st;
             }
         }
