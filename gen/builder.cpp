@@ -103,6 +103,7 @@ public:
             if (!has_file(options_.dir, m) || !has_file(options_.dir, m.mirror())) solve_and_write(m, i, plan.size());
             if (options_.dtw && (!has_dtw_file(options_.dir, m) || !has_dtw_file(options_.dir, m.mirror())))
                 solve_dtw_and_write(m, i, plan.size());
+            release_tables_not_needed(plan, i, done);
         }
         progress_.finish();
     }
@@ -122,6 +123,24 @@ private:
         for (const Material& s : capture_successor_materials(m)) ensure_dtw_loaded(s);
         ensure_loaded(m);
         load_finished_dtw(options_.dir, m, tables_, dtw_);
+    }
+
+    // Frees the tables of the materials that no material still to be built reaches in one move.
+    // All finished 6-piece tables would not fit in memory together (DTW: 2 bytes a position);
+    // a table freed too early is only read again from its file.
+    void release_tables_not_needed(const std::vector<Material>& plan, std::size_t current,
+                                   const std::set<Material>& done) {
+        std::set<Material> needed;
+        for (std::size_t j = current + 1; j < plan.size(); ++j)
+            if (!done.count(plan[j]))
+                for (const Material& side : {plan[j], plan[j].mirror()})
+                    for (const Material& s : successor_materials(side)) needed.insert(s);
+        for (std::size_t j = 0; j <= current; ++j)
+            for (const Material& m : {plan[j], plan[j].mirror()})
+                if (!needed.count(m)) {
+                    tables_.remove(m);
+                    dtw_.remove(m);
+                }
     }
 
     static std::string label_of(const Material& m, std::size_t position, std::size_t plan_size) {

@@ -43,6 +43,11 @@ void DtwTables::add(const Material& m, std::vector<Dtw> dtw) {
     entries_.put(m, std::make_unique<Entry>(Entry{std::move(index), std::move(dtw)}));
 }
 
+void DtwTables::remove(const Material& m) {
+    if (const Entry* e = slot(m)) bytes_ -= e->dtw.size() * sizeof(Dtw);
+    entries_.erase(m);
+}
+
 const std::vector<Dtw>* DtwTables::table(const Material& m) const {
     const Entry* e = slot(m);
     return e ? &e->dtw : nullptr;

@@ -61,6 +61,8 @@ public:
 
     bool contains(const Material& m) const { return slot(m) != nullptr; }
     void add(const Material& m, std::vector<Dtw> dtw);
+    // Frees the table of m (nothing if it was not added).
+    void remove(const Material& m);
     // The DTWs of a material by position index (white to move); null if it was not added.
     const std::vector<Dtw>* table(const Material& m) const;
     std::uint64_t bytes() const { return bytes_; }

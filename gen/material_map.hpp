@@ -17,6 +17,7 @@ public:
 
     const Entry* find(const Material& m) const { return slots_[key(m)].get(); }
     void put(const Material& m, std::unique_ptr<Entry> entry) { slots_[key(m)] = std::move(entry); }
+    void erase(const Material& m) { slots_[key(m)].reset(); }
 
 private:
     // Four nibbles: up to 15 men or kings of each kind, far beyond what can be built.

@@ -10,6 +10,11 @@ void ValueTables::add(const Material& m, PackedValues values) {
     entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values)}));
 }
 
+void ValueTables::remove(const Material& m) {
+    if (const Entry* e = slot(m)) bytes_ -= e->values.bytes();
+    entries_.erase(m);
+}
+
 Value ValueTables::value_of(const Position& any) const {
     const Position pos = white_to_move(any);
     if (pos.white == 0) return Value::Loss;

@@ -37,6 +37,8 @@ public:
 
     bool contains(const Material& m) const { return slot(m) != nullptr; }
     void add(const Material& m, PackedValues values);
+    // Frees the table of m (nothing if it was not added).
+    void remove(const Material& m);
     std::uint64_t bytes() const { return bytes_; }
 
     // Value for the side to move of a position whose material has been added.

@@ -58,6 +58,31 @@ TEST(Solver, KingAgainstKingMatchesHandAnalysis) {
     EXPECT_EQ(tables.value_of(parse_fen("W:WK5:BK46")), Value::Loss);
 }
 
+// The builder frees the tables no material still to be built needs; freeing one must leave the
+// others as they were.
+TEST(ValueTables, RemoveFreesOneMaterialOnly) {
+    InMemoryTables t = solve_in_memory(3, true);
+    const Material kk_k{0, 2, 0, 1};
+    const Position kk_k_pos = parse_fen("W:WK1,K50:BK23");
+    const Value kk_k_value = t.wdl.value_of(kk_k_pos);
+    const Dtw kk_k_dtw = t.dtw.dtw_of(kk_k_pos);
+    const std::uint64_t wdl_bytes = t.wdl.bytes(), dtw_bytes = t.dtw.bytes();
+    const Material k_k{0, 1, 0, 1};
+
+    t.wdl.remove(k_k);
+    t.dtw.remove(k_k);
+    t.wdl.remove(k_k);  // removing twice is harmless
+
+    EXPECT_FALSE(t.wdl.contains(k_k));
+    EXPECT_FALSE(t.dtw.contains(k_k));
+    EXPECT_EQ(t.wdl.bytes(), wdl_bytes - (PositionIndex(k_k).size() + 3) / 4);
+    EXPECT_EQ(t.dtw.bytes(), dtw_bytes - PositionIndex(k_k).size() * sizeof(Dtw));
+    EXPECT_THROW(t.wdl.value_of(parse_fen("W:WK1:BK50")), std::logic_error);
+    ASSERT_TRUE(t.wdl.contains(kk_k));
+    EXPECT_EQ(t.wdl.value_of(kk_k_pos), kk_k_value);
+    EXPECT_EQ(t.dtw.dtw_of(kk_k_pos), kk_k_dtw);
+}
+
 TEST(Solver, SideWithoutLegalMoveLoses) {
     const ValueTables tables = solve_all(3);
     // A white man on 6 can only step to 1, where a black king stands and cannot be taken.
