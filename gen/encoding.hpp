@@ -16,6 +16,18 @@ enum class DontCareFill {
 // Value | kCaptureFlag as the solver produces them.
 std::vector<std::uint8_t> fill_dont_care(const std::vector<std::uint8_t>& values, DontCareFill fill);
 
+// One block of a WDL file: its packed values and its compressed frame.
+struct WdlBlock {
+    std::vector<std::uint8_t> raw;
+    std::vector<unsigned char> frame;
+};
+
+// Block of `count` solver values (Value | kCaptureFlag), base-3 packed and compressed at `level`,
+// its don't-care positions filled by whichever of the two fills compresses it smaller: neither
+// wins everywhere (measured in docs/FORMAT.md: "draw" is 12% smaller on KKMvKM, "previous"
+// smaller on most 2-4 piece materials). Readers never look at the fill.
+WdlBlock encode_wdl_block(const std::uint8_t* values, std::uint64_t count, int level);
+
 // 5 values a byte, v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4 (format version 1).
 std::vector<std::uint8_t> pack_base3(const std::uint8_t* values, std::uint64_t count);
 

@@ -227,15 +227,14 @@ WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMateria
     if (options.positions_per_block == 0 || options.positions_per_block % format::kValuesPerByte != 0)
         throw std::invalid_argument("positions per block must be a positive multiple of 5");
     format::Header header = make_header(solved, options);
-    // Capture positions are "don't care": the value stored just before extends runs and compresses
-    // best of the fills measured (docs/FORMAT.md).
-    const std::vector<std::uint8_t> stored = fill_dont_care(solved.values, DontCareFill::Previous);
     std::vector<std::vector<std::uint8_t>> raw(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
         const std::uint64_t first = b * header.positions_per_block;
-        raw[b] = pack_base3(stored.data() + first, std::min<std::uint64_t>(header.positions_per_block, header.positions - first));
-        compressed[b] = compress_block(raw[b], options.zstd_level);
+        const std::uint64_t count = std::min<std::uint64_t>(header.positions_per_block, header.positions - first);
+        WdlBlock block = encode_wdl_block(solved.values.data() + first, count, options.zstd_level);
+        raw[b] = std::move(block.raw);
+        compressed[b] = std::move(block.frame);
     });
     const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(solved.material), header, compressed,
                                                  [&](const std::filesystem::path& temp) { check_written(temp, raw); });
