@@ -21,7 +21,7 @@ struct WriteOptions {
     int dtw_zstd_level = 19;
     // DTW files store the losses' distances only (encodings 4 and 5), the wins' being found by one
     // ply of search: 58% smaller on 2-4 pieces (docs/FORMAT.md). True writes every win's and
-    // loss's distance (encodings 2 and 3, as before 2026-11-24): `dtb gen --dtw-store-wins`.
+    // loss's distance (encodings 2 and 3, as before 2026-11-23): `dtb gen --dtw-store-wins`.
     bool dtw_store_wins = false;
 };
 

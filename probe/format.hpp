@@ -28,7 +28,7 @@ inline constexpr std::uint32_t kHeaderBytes = 128;
 inline constexpr std::uint32_t kEncodingBase3 = 1;  // 5 values per byte: v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4
 inline constexpr std::uint32_t kEncodingDtwU8 = 2;   // DTW files: DTW/2 as one byte a position
 inline constexpr std::uint32_t kEncodingDtwU16 = 3;  // DTW files: DTW/2 as u16 little-endian
-// DTW files storing the losses only (the written encodings since 2026-11-24): DTW/2 of the lost
+// DTW files storing the losses only (the written encodings since 2026-11-23): DTW/2 of the lost
 // non-capture positions; wins are don't-care too, a win's DTW being 1 + the shortest DTW of a lost
 // position after one of its moves (docs/FORMAT.md, "DTW files").
 inline constexpr std::uint32_t kEncodingDtwLossesU8 = 4;

@@ -224,7 +224,7 @@ int run_bench_format_dtw(const std::string& dir, const std::vector<std::string>&
         if (block != encodings[0].block_positions) encodings.push_back({.block_positions = block});
     for (const int level : {12, 19, 22})
         if (level != encodings[0].level) encodings.push_back({.level = level});
-    encodings.push_back({.stored = DtwStored::All});  // encodings 2 and 3, written before 2026-11-24
+    encodings.push_back({.stored = DtwStored::All});  // encodings 2 and 3, written before 2026-11-23
     encodings.push_back({.fill = F::Zero, .stored = DtwStored::All});
     encodings.push_back({.stored = DtwStored::Wins});
     // The distances of every material the measured ones need stay in memory (a losses-only file
