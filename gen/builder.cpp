@@ -388,18 +388,18 @@ void load_finished_dtw_pair(const fs::path& dir, const Material& m, const ValueT
     std::vector<Material> sides = {m};
     if (m.mirror() != m) sides.push_back(m.mirror());
     std::erase_if(sides, [&](const Material& side) { return dtw.contains(side); });
-    std::vector<std::unique_ptr<TableFile>> to_derive(sides.size());
-    for (std::size_t k = 0; k < sides.size(); ++k) {
-        LoadedDtw loaded = read_dtw_file(dir, sides[k], wdl, dtw);
-        if (!loaded.file->header().dtw_stores_wins()) to_derive[k] = std::move(loaded.file);
-        dtw.add(sides[k], std::move(loaded.dtw));
-    }
     try {
+        std::vector<std::unique_ptr<TableFile>> to_derive(sides.size());
+        for (std::size_t k = 0; k < sides.size(); ++k) {
+            LoadedDtw loaded = read_dtw_file(dir, sides[k], wdl, dtw);
+            if (!loaded.file->header().dtw_stores_wins()) to_derive[k] = std::move(loaded.file);
+            dtw.add(sides[k], std::move(loaded.dtw));
+        }
         // Both sides' losses are in `dtw` now: a move from one lands in the other.
         for (std::size_t k = 0; k < sides.size(); ++k)
             if (to_derive[k]) derive_wins(*to_derive[k], sides[k], wdl, dtw);
     } catch (...) {
-        for (const Material& side : sides) dtw.remove(side);  // never leave a half-derived table
+        for (const Material& side : sides) dtw.remove(side);  // never leave a table with wins still to derive
         throw;
     }
 }

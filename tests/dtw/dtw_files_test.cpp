@@ -188,6 +188,14 @@ TEST_F(DtwFilesTest, CorruptLossesOnlyFileIsRefused) {
     const bool named = std::any_of(report.errors.begin(), report.errors.end(),
                                    [](const std::string& e) { return e.find("MvM.dtw") != std::string::npos; });
     EXPECT_TRUE(named) << log.str();
+    // A pair whose second file cannot be read leaves neither side loaded (KvM is read first).
+    const Material kvk{0, 1, 0, 1}, kvm{0, 1, 1, 0}, mvk{1, 0, 0, 1};
+    fs::remove(root_ / "MvK.dtw");
+    DtwTables partial;
+    load_finished_dtw_pair(root_, kvk, t.wdl, partial);  // what MvK promotes to
+    EXPECT_THROW(load_finished_dtw_pair(root_, kvm, t.wdl, partial), TableError);
+    EXPECT_FALSE(partial.contains(kvm));
+    EXPECT_FALSE(partial.contains(mvk));
 }
 
 TEST_F(DtwFilesTest, SameBytesWithOneOrTwoThreadsAndWdlUnchanged) {
