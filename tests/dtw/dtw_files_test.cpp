@@ -3,7 +3,9 @@
 // corruption. Each test builds the 2-3 piece databases (well under a second) into its own folder.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
 #include <map>
 
 #include "gen/dtw_solver.hpp"
@@ -196,6 +198,38 @@ TEST_F(DtwFilesTest, CorruptLossesOnlyFileIsRefused) {
     EXPECT_THROW(load_finished_dtw_pair(root_, kvm, t.wdl, partial), TableError);
     EXPECT_FALSE(partial.contains(kvm));
     EXPECT_FALSE(partial.contains(mvk));
+}
+
+// Four threads probe every position of the 3-piece materials at once, each from its own start,
+// through a cache of 1 MiB (a quarter for DTW blocks, so blocks are evicted while the searches for
+// wins read them): every answer is the solver's.
+TEST_F(DtwFilesTest, ProbeDtwFromManyThreadsAtOnce) {
+    build_dtw(root_, 3);
+    const InMemoryTables t = solve_in_memory(3, true);
+    const Tablebase tb(root_, {.cache_mb = 1});
+    std::vector<Position> positions;
+    std::vector<Dtw> expected;
+    for (const Material& m : materials_in_build_order(3)) {
+        if (m.pieces() < 3) continue;
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); i += 7) {
+            positions.push_back(index.position(i));
+            expected.push_back(t.dtw.table(m)->at(i));
+        }
+    }
+    std::atomic<std::uint64_t> wrong{0};
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < 4; ++k)
+        threads.emplace_back([&, k] {
+            for (std::size_t n = 0; n < positions.size(); ++n) {
+                const std::size_t i = (n + k * positions.size() / 4) % positions.size();
+                const DtwResult r = tb.probe_dtw(positions[i]);
+                wrong += r.value != dtw_value(expected[i]) || r.dtw != (expected[i] == kDtwDraw ? -1 : int{expected[i]});
+            }
+        });
+    for (std::thread& th : threads) th.join();
+    EXPECT_GT(positions.size(), 50'000u);
+    EXPECT_EQ(wrong.load(), 0u);
 }
 
 TEST_F(DtwFilesTest, SameBytesWithOneOrTwoThreadsAndWdlUnchanged) {
