@@ -15,6 +15,7 @@
 
 #include "gen/progress.hpp"
 #include "probe/table_file.hpp"
+#include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 
 namespace dtb {
@@ -109,21 +110,10 @@ public:
     }
 
 private:
-    // Promotion targets of m are not loaded with it: only solving m needs them (solve_and_write
-    // loads them), and at 6 pieces their chains of promotions hold most of the positions.
-    void ensure_loaded(const Material& m) {
-        if (tables_.contains(m)) return;
-        for (const Material& s : capture_successor_materials(m)) ensure_loaded(s);
-        load_finished(options_.dir, m, tables_);
-    }
+    void ensure_loaded(const Material& m) { load_finished_with_successors(options_.dir, m, tables_); }
 
     // DTW of m for the materials built after it: from memory, else from its .dtw file.
-    void ensure_dtw_loaded(const Material& m) {
-        if (dtw_.contains(m)) return;
-        for (const Material& s : capture_successor_materials(m)) ensure_dtw_loaded(s);
-        ensure_loaded(m);
-        load_finished_dtw(options_.dir, m, tables_, dtw_);
-    }
+    void ensure_dtw_loaded(const Material& m) { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_); }
 
     // Frees the tables of the materials that no material still to be built reaches in one move.
     // All finished 6-piece tables would not fit in memory together (DTW: 2 bytes a position);
@@ -304,24 +294,133 @@ void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) 
     tables.add(m, pack_values(values));
 }
 
-void load_finished_dtw(const fs::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw) {
-    const auto file = open_finished(dir / format::dtw_file_name(m), m, format::FileKind::Dtw);
-    const format::Header& h = file->header();
-    std::vector<Dtw> out(h.positions);
-    for_each_stored(*file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
-                                                 std::uint64_t j, std::uint64_t b) {
+namespace {
+
+// A win of a losses-only file before its distance is derived (odd, so it reads as a win, and
+// beyond every real distance).
+constexpr Dtw kWinToDerive = kDtwDraw - 2;
+
+// One .dtw file read into memory: what it stores, draws from the WDL values, capture positions
+// resolved through `dtw`; in a losses-only file the wins are kWinToDerive.
+struct LoadedDtw {
+    std::unique_ptr<TableFile> file;
+    std::vector<Dtw> dtw;
+};
+
+LoadedDtw read_dtw_file(const fs::path& dir, const Material& m, const ValueTables& wdl, const DtwTables& dtw) {
+    LoadedDtw out{open_finished(dir / format::dtw_file_name(m), m, format::FileKind::Dtw), {}};
+    const format::Header& h = out.file->header();
+    const std::string& path = out.file->path().string();
+    out.dtw.resize(h.positions);
+    for_each_stored(*out.file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
+                                                     std::uint64_t j, std::uint64_t b) {
+        const Value v = wdl.value_of(pos);
         if (has_capture(pos)) {
-            out[i] = dtw.resolve_captures(pos);  // don't-care in the file
+            out.dtw[i] = dtw.resolve_captures(pos);  // don't-care in the file
+            if (dtw_value(out.dtw[i]) != v)
+                throw TableError(path + ": capture search disagrees with the WDL value at " + to_fen(pos));
             return;
         }
-        const Value v = wdl.value_of(pos);
+        if (v == Value::Draw) {
+            out.dtw[i] = kDtwDraw;
+            return;
+        }
+        if (v == Value::Win && !h.dtw_stores_wins()) {
+            out.dtw[i] = kWinToDerive;
+            return;
+        }
         const std::uint32_t half = format::unpack_dtw_half(block, j, h.dtw_width());
         const std::uint32_t d = v == Value::Win ? 2 * half + 1 : 2 * half;
-        if (v != Value::Draw && d > h.max_dtw)
-            throw TableError(file->path().string() + ": block " + std::to_string(b) + " holds a DTW beyond the header's longest");
-        out[i] = v == Value::Draw ? kDtwDraw : static_cast<Dtw>(d);
+        if (d > h.max_dtw)
+            throw TableError(path + ": block " + std::to_string(b) + " holds a DTW beyond the header's longest");
+        out.dtw[i] = static_cast<Dtw>(d);
     });
-    dtw.add(m, std::move(out));
+    return out;
+}
+
+// The DTW of a won position without a capture: 1 + the shortest DTW of a position after a move
+// that is lost for the opponent; kDtwDraw if there is none.
+Dtw derive_win(const Position& pos, const ValueTables& wdl, const DtwTables& dtw) {
+    Dtw shortest = kDtwDraw;
+    for (const Move& mv : generate_quiet_moves(pos)) {
+        const Position after = apply_move(pos, mv);
+        if (wdl.value_after(after) == Value::Win) shortest = std::min(shortest, dtw.dtw_after(after));
+    }
+    return shortest == kDtwDraw ? kDtwDraw : dtw_plus_one(shortest);
+}
+
+// Replaces the kWinToDerive of `m` (already in `dtw`) by the wins' distances, and checks them
+// against the file's header, which the writer filled from every distance: the longest distance
+// without a capture, the longest win and its first position.
+void derive_wins(const TableFile& file, const Material& m, const ValueTables& wdl, DtwTables& dtw) {
+    const format::Header& h = file.header();
+    const std::string& path = file.path().string();
+    const PositionIndex index(m);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, h.positions, 4096), [&](const auto& r) {
+        PositionWalker walker(index, r.begin());
+        for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+            if (i != r.begin()) walker.next();
+            if (dtw.table(m)->at(i) != kWinToDerive) continue;
+            const Dtw d = derive_win(walker.current(), wdl, dtw);
+            if (!dtw_is_win(d) || d > h.max_dtw)
+                throw TableError(path + ": the won position " + to_fen(walker.current()) +
+                                 " has no lost position after a move within the header's longest DTW");
+            dtw.set(m, i, d);
+        }
+    });
+    std::uint32_t longest_quiet = 0, longest_win = 0;
+    std::uint64_t longest_win_index = 0;
+    const std::vector<Dtw>& table = *dtw.table(m);
+    PositionWalker walker(index, 0);
+    for (std::uint64_t i = 0; i < table.size(); ++i) {
+        if (i > 0) walker.next();
+        if (table[i] == kDtwDraw) continue;
+        if (dtw_is_win(table[i]) && table[i] > longest_win) longest_win = table[i], longest_win_index = i;
+        if (!has_capture(walker.current())) longest_quiet = std::max<std::uint32_t>(longest_quiet, table[i]);
+    }
+    if (longest_quiet != h.max_dtw || longest_win != h.longest_win || longest_win_index != h.longest_win_index)
+        throw TableError(path + ": the distances found do not match the header's longest");
+}
+
+}  // namespace
+
+void load_finished_dtw_pair(const fs::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw) {
+    std::vector<Material> sides = {m};
+    if (m.mirror() != m) sides.push_back(m.mirror());
+    std::erase_if(sides, [&](const Material& side) { return dtw.contains(side); });
+    try {
+        std::vector<std::unique_ptr<TableFile>> to_derive(sides.size());
+        for (std::size_t k = 0; k < sides.size(); ++k) {
+            LoadedDtw loaded = read_dtw_file(dir, sides[k], wdl, dtw);
+            if (!loaded.file->header().dtw_stores_wins()) to_derive[k] = std::move(loaded.file);
+            dtw.add(sides[k], std::move(loaded.dtw));
+        }
+        // Both sides' losses are in `dtw` now: a move from one lands in the other.
+        for (std::size_t k = 0; k < sides.size(); ++k)
+            if (to_derive[k]) derive_wins(*to_derive[k], sides[k], wdl, dtw);
+    } catch (...) {
+        for (const Material& side : sides) dtw.remove(side);  // never leave a table with wins still to derive
+        throw;
+    }
+}
+
+// Promotion targets of m are not loaded with it: only solving m needs them (the builder loads
+// them then), and at 6 pieces their chains of promotions hold most of the positions.
+void load_finished_with_successors(const fs::path& dir, const Material& m, ValueTables& tables) {
+    if (tables.contains(m)) return;
+    for (const Material& s : capture_successor_materials(m)) load_finished_with_successors(dir, s, tables);
+    load_finished(dir, m, tables);
+}
+
+// A win's DTW is found from the positions after its moves, so everything either side reaches in
+// one move is loaded first (WDL and DTW).
+void load_finished_dtw_with_successors(const fs::path& dir, const Material& m, ValueTables& wdl, DtwTables& dtw) {
+    if (dtw.contains(m)) return;
+    for (const Material& side : {m, m.mirror()}) {
+        for (const Material& s : successor_materials(side)) load_finished_dtw_with_successors(dir, s, wdl, dtw);
+        load_finished_with_successors(dir, side, wdl);
+    }
+    load_finished_dtw_pair(dir, m, wdl, dtw);
 }
 
 void build(const BuildOptions& options, std::ostream& log) { Builder(options, log).run(); }

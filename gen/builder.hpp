@@ -40,11 +40,25 @@ std::vector<std::uint8_t> read_solver_values(const std::filesystem::path& dir, c
 // must hold every successor material). Throws TableError if the file is missing or corrupt.
 void load_finished(const std::filesystem::path& dir, const Material& m, ValueTables& tables);
 
-// Loads a finished .dtw file into `dtw`: wins and losses from the stored DTW/2 and the WDL value
-// in `wdl` (which must hold m), draws from `wdl`, capture positions resolved through `dtw` (which
-// must hold every successor material). Throws TableError if the file is missing, corrupt or does
-// not agree with the WDL values.
-void load_finished_dtw(const std::filesystem::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw);
+// Loads the finished .dtw files of m and of its mirror (those not in `dtw` yet) into `dtw`:
+// stored distances with the parity of the WDL value in `wdl`, draws from `wdl`, capture positions
+// resolved through `dtw`; in a losses-only file (encodings 4, 5) each win's DTW is 1 + the shortest
+// DTW of a lost position after one of its moves, which is why both sides are loaded together.
+// `wdl` must hold m, its mirror and every material either reaches in one move; `dtw` the latter.
+// Throws TableError naming the file if one is missing or corrupt or does not agree with the WDL
+// values (a win without a lost position after a move, a distance beyond the header's longest);
+// `dtw` then holds neither side.
+void load_finished_dtw_pair(const std::filesystem::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw);
+
+// Loads m's finished file into `tables` unless it is there, after the files its capture
+// positions need (recursively). Throws TableError.
+void load_finished_with_successors(const std::filesystem::path& dir, const Material& m, ValueTables& tables);
+
+// Loads the DTW of m and its mirror into `dtw` unless m is there, after the WDL and DTW of every
+// material either reaches in one move (recursively), and their WDL values into `wdl`. Throws
+// TableError.
+void load_finished_dtw_with_successors(const std::filesystem::path& dir, const Material& m, ValueTables& wdl,
+                                       DtwTables& dtw);
 
 // Runs the build; progress and summary lines go to `log` (stderr in the command line).
 // Throws on any failure; files finished before the failure stay valid.

@@ -53,6 +53,12 @@ const std::vector<Dtw>* DtwTables::table(const Material& m) const {
     return e ? &e->dtw : nullptr;
 }
 
+void DtwTables::set(const Material& m, std::uint64_t index, Dtw d) {
+    Entry* e = entries_.find(m);
+    if (!e) throw std::logic_error("dtb dtw: material " + m.name() + " is set but not added");
+    e->dtw.at(index) = d;
+}
+
 Dtw DtwTables::dtw_of(const Position& any) const {
     const Position pos = white_to_move(any);
     if (pos.white == 0) return 0;  // the game is over: the side to move lost its last piece

@@ -65,6 +65,9 @@ public:
     void remove(const Material& m);
     // The DTWs of a material by position index (white to move); null if it was not added.
     const std::vector<Dtw>* table(const Material& m) const;
+    // Replaces one DTW of an added material (a loader completing a table in place). Threads may
+    // set different positions at once, and read positions nobody sets meanwhile.
+    void set(const Material& m, std::uint64_t index, Dtw d);
     std::uint64_t bytes() const { return bytes_; }
 
     // DTW for the side to move, either colour; 0 when the side to move has no piece left.

@@ -16,6 +16,7 @@ public:
     MaterialMap() : slots_(std::size_t{1} << 16) {}
 
     const Entry* find(const Material& m) const { return slots_[key(m)].get(); }
+    Entry* find(const Material& m) { return slots_[key(m)].get(); }
     void put(const Material& m, std::unique_ptr<Entry> entry) { slots_[key(m)] = std::move(entry); }
     void erase(const Material& m) { slots_[key(m)].reset(); }
 

@@ -72,26 +72,32 @@ private:
 
     bool has_dtw_file(const Material& m) const { return fs::exists(dir_ / format::dtw_file_name(m)); }
 
-    // Loads the DTW of m and of everything it needs; false (with the reason recorded) on failure.
+    // Loads the DTW of m and its mirror and of everything they need; false (with the reason
+    // recorded) on failure. The two sides load together: in a losses-only file a win's distance
+    // comes from the positions after its moves, in the other side. A win with no lost position
+    // after a move is reported here, as an error of the file.
     bool load_dtw(const Material& m) {
         if (dtw_.contains(m)) return true;
         if (dtw_failed_.count(m)) return false;
         bool ok = true;
-        for (const Material& s : successor_materials(m)) ok = load(s) && load_dtw(s) && ok;
-        if (ok && !has_dtw_file(m)) {
-            report_.errors.push_back(m.name() + ": missing file " + (dir_ / format::dtw_file_name(m)).string());
-            ok = false;
-        }
+        for (const Material& side : {m, m.mirror()})
+            for (const Material& s : successor_materials(side)) ok = load(s) && load_dtw(s) && ok;
+        ok = ok && load(m) && load(m.mirror());
+        for (const Material& side : {m, m.mirror()})
+            if (ok && !has_dtw_file(side)) {
+                report_.errors.push_back(side.name() + ": missing file " + (dir_ / format::dtw_file_name(side)).string());
+                ok = false;
+            }
         if (ok) {
             try {
-                log_ << "checking checksums of " << m.name() << " (dtw)\n" << std::flush;
-                load_finished_dtw(dir_, m, tables_, dtw_);
+                log_ << "checking checksums of " << m.name() << " and its mirror (dtw)\n" << std::flush;
+                load_finished_dtw_pair(dir_, m, tables_, dtw_);
             } catch (const std::exception& e) {
                 report_.errors.push_back(m.name() + " (dtw): " + e.what());
                 ok = false;
             }
         }
-        if (!ok) dtw_failed_.insert(m);
+        if (!ok) dtw_failed_.insert({m, m.mirror()});
         return ok;
     }
 

@@ -139,26 +139,27 @@ DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>
     return s;
 }
 
-// The numbers of one DTW block before encoding: DTW/2 of wins and losses, kDtwDontCare for draws
-// and capture positions.
+// The numbers of one DTW block before encoding: DTW/2 of the positions whose distance is stored
+// (losses, and wins if `store_wins`), kDtwDontCare for the others.
 std::vector<std::uint16_t> dtw_block_halves(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
-                                            std::uint64_t count) {
+                                            std::uint64_t count, bool store_wins) {
     std::vector<std::uint16_t> halves(count);
     PositionWalker walker(index, first);
     for (std::uint64_t j = 0; j < count; ++j) {
         if (j > 0) walker.next();
         const Dtw d = dtw[first + j];
-        halves[j] = d == kDtwDraw || has_capture(walker.current()) ? kDtwDontCare : static_cast<std::uint16_t>(d / 2u);
+        const bool stored = d != kDtwDraw && (store_wins || dtw_is_loss(d)) && !has_capture(walker.current());
+        halves[j] = stored ? static_cast<std::uint16_t>(d / 2u) : kDtwDontCare;
     }
     return halves;
 }
 
-// The stored bytes of one DTW block: DTW/2 of wins and losses, `width` bytes each; draws and
-// captures repeat the value stored before them in the block (0 at its start). Measured against the
-// alternatives by `dtb bench format --dtw` (docs/FORMAT.md).
+// The stored bytes of one DTW block, `width` bytes a number; don't-care positions repeat the
+// number stored before them in the block (0 at its start). Measured against the other fills by
+// `dtb bench format --dtw` (docs/FORMAT.md), for both stored classes.
 std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
-                                          std::uint64_t count, std::uint32_t width) {
-    std::vector<std::uint16_t> halves = dtw_block_halves(index, dtw, first, count);
+                                          std::uint64_t count, std::uint32_t width, bool store_wins) {
+    std::vector<std::uint16_t> halves = dtw_block_halves(index, dtw, first, count, store_wins);
     fill_dtw_dont_care(halves, DtwFill::Previous);
     return lay_out_dtw(halves, width, DtwLayout::Plain);
 }
@@ -192,14 +193,19 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
             header.longest_win_index = s.longest_win_index;
         }
     }
-    header.value_encoding = header.max_dtw / 2 <= 0xFF ? format::kEncodingDtwU8 : format::kEncodingDtwU16;
+    const bool one_byte = header.max_dtw / 2 <= 0xFF;
+    if (options.dtw_store_wins)
+        header.value_encoding = one_byte ? format::kEncodingDtwU8 : format::kEncodingDtwU16;
+    else
+        header.value_encoding = one_byte ? format::kEncodingDtwLossesU8 : format::kEncodingDtwLossesU16;
     const std::uint32_t width = header.dtw_width();
     // Only a hash of each block is kept for the read-back check: the raw blocks would double the
     // memory a large material needs while it is written.
     std::vector<std::uint64_t> hashes(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
-        const auto raw = dtw_block_bytes(index, solved.dtw, b * header.positions_per_block, block_count_of(b), width);
+        const auto raw = dtw_block_bytes(index, solved.dtw, b * header.positions_per_block, block_count_of(b), width,
+                                         options.dtw_store_wins);
         hashes[b] = XXH64(raw.data(), raw.size(), 0);
         compressed[b] = compress_block(raw, options.dtw_zstd_level);
     });

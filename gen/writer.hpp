@@ -19,6 +19,10 @@ struct WriteOptions {
     int zstd_level = 12;
     // DTW files stay at 19: 11% smaller than 12 (docs/FORMAT.md), and they are 2-4 times the WDL size.
     int dtw_zstd_level = 19;
+    // DTW files store the losses' distances only (encodings 4 and 5), the wins' being found by one
+    // ply of search: 58% smaller on 2-4 pieces (docs/FORMAT.md). True writes every win's and
+    // loss's distance (encodings 2 and 3, as before 2026-11-23): `dtb gen --dtw-store-wins`.
+    bool dtw_store_wins = false;
 };
 
 struct WrittenFile {
@@ -31,7 +35,9 @@ WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMateria
 
 // Writes `<material>.dtw` (docs/FORMAT.md, "DTW files") with the same guarantees as the WDL
 // file: temporary name, fsync, read back and compared (by a hash of each block), rename. Draws and
-// capture positions are don't-care. positions_per_block need not be a multiple of 5 here.
+// capture positions are don't-care, and wins too unless options.dtw_store_wins. The header's
+// counts and longest distances come from all of `solved` whatever is stored. positions_per_block
+// need not be a multiple of 5 here.
 WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& solved, const WriteOptions& options);
 
 // Makes a directory entry durable (after a rename).

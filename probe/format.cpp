@@ -44,7 +44,11 @@ std::uint64_t Header::block_bytes(std::uint64_t block) const {
 
 std::uint32_t Header::dtw_width() const {
     if (kind != FileKind::Dtw) return 0;
-    return value_encoding == kEncodingDtwU8 ? 1 : 2;
+    return value_encoding == kEncodingDtwU8 || value_encoding == kEncodingDtwLossesU8 ? 1 : 2;
+}
+
+bool Header::dtw_stores_wins() const {
+    return kind == FileKind::Dtw && (value_encoding == kEncodingDtwU8 || value_encoding == kEncodingDtwU16);
 }
 
 std::array<unsigned char, kHeaderBytes> encode_header(const Header& h) {
@@ -106,7 +110,7 @@ Header decode_header(const unsigned char* in) {
     if (h.index_version != kIndexVersion) throw std::runtime_error("unsupported index version");
     const bool encoding_ok = h.kind == FileKind::Wdl
                                  ? h.value_encoding == kEncodingBase3
-                                 : h.value_encoding == kEncodingDtwU8 || h.value_encoding == kEncodingDtwU16;
+                                 : h.value_encoding >= kEncodingDtwU8 && h.value_encoding <= kEncodingDtwLossesU16;
     if (!encoding_ok) throw std::runtime_error("unsupported value encoding");
     if (h.compression != kCompressionZstd) throw std::runtime_error("unsupported compression");
     // Base-3 bytes hold five values, so WDL blocks are whole bytes only for multiples of 5.

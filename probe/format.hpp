@@ -28,6 +28,11 @@ inline constexpr std::uint32_t kHeaderBytes = 128;
 inline constexpr std::uint32_t kEncodingBase3 = 1;  // 5 values per byte: v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4
 inline constexpr std::uint32_t kEncodingDtwU8 = 2;   // DTW files: DTW/2 as one byte a position
 inline constexpr std::uint32_t kEncodingDtwU16 = 3;  // DTW files: DTW/2 as u16 little-endian
+// DTW files storing the losses only (the written encodings since 2026-11-23): DTW/2 of the lost
+// non-capture positions; wins are don't-care too, a win's DTW being 1 + the shortest DTW of a lost
+// position after one of its moves (docs/FORMAT.md, "DTW files").
+inline constexpr std::uint32_t kEncodingDtwLossesU8 = 4;
+inline constexpr std::uint32_t kEncodingDtwLossesU16 = 5;
 inline constexpr std::uint32_t kCompressionZstd = 1;
 inline constexpr int kValuesPerByte = 5;
 inline constexpr const char* kWdlSuffix = ".wdl";
@@ -59,6 +64,8 @@ struct Header {
     std::uint64_t block_bytes(std::uint64_t block) const;  // uncompressed bytes of one block
     // Bytes a stored DTW takes (1 or 2); 0 for WDL files.
     std::uint32_t dtw_width() const;
+    // DTW files only: whether wins hold a stored DTW (encodings 2, 3) or are found by search (4, 5).
+    bool dtw_stores_wins() const;
 };
 
 // Serialises a header into its 128 bytes (header checksum included).

@@ -215,8 +215,9 @@ struct Tablebase::Impl {
     }
 
     DtwResult dtw_search(const Position& pos) const;
-    DtwResult dtw_captures(const Position& w) const;
+    DtwResult dtw_by_search(const Position& w) const;
     DtwResult dtw_lookup(const Position& w, Value v) const;
+    DtwResult dtw_derived_win(const Position& w, const DtwSlot& slot) const;
     void open_dtw(DtwSlot& slot) const;
     void open_first(TableSlot& slot) const;
     std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
@@ -318,7 +319,7 @@ DtwResult Tablebase::Impl::dtw_search(const Position& pos) const {
     // Never after a move (the side that moved has a piece); only a position probed as such.
     if (w.black == 0) return {Value::Win, 0, ProbeError::None, {}};
     if (count_moves(w) == 0) return {Value::Loss, 0, ProbeError::None, {}};
-    if (has_capture(w)) return dtw_captures(w);
+    if (has_capture(w)) return dtw_by_search(w);
     if (count_bits(w.white | w.black) > max_dtw_pieces)
         return {Value::Unknown, -1, ProbeError::TooManyPieces, kReasonTooManyDtwPieces};
     const ProbeResult wdl = lookup(w, false);
@@ -327,24 +328,51 @@ DtwResult Tablebase::Impl::dtw_search(const Position& pos) const {
     return dtw_lookup(w, wdl.value);
 }
 
-// The winner takes the shortest way, the loser the longest; every line must be known, since an
-// unknown one could be shorter (or longer).
-DtwResult Tablebase::Impl::dtw_captures(const Position& w) const {
-    int shortest_loss = -1, longest_win = -1;
-    bool any_draw = false;
-    for (const Move& m : generate_moves(w)) {
-        const DtwResult r = dtw_search(apply_move(w, m));
-        if (!r.known()) return r;
-        if (r.value == Value::Loss && (shortest_loss < 0 || r.dtw < shortest_loss)) shortest_loss = r.dtw;
-        if (r.value == Value::Win) longest_win = std::max(longest_win, r.dtw);
-        if (r.value == Value::Draw) any_draw = true;
+// One ply of search (capture positions, and wins in losses-only files): the winner takes the
+// shortest way, the loser the longest. The WDL values after the moves say which lines need a
+// distance: a win only those lost for the opponent, a loss all of them. Every line's value must be
+// known, and every needed distance, since an unknown one could be shorter (or longer).
+DtwResult Tablebase::Impl::dtw_by_search(const Position& w) const {
+    const MoveList moves = generate_moves(w);
+    std::vector<Value> after(moves.size());  // for the side to move at w
+    Value best = Value::Loss;
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+        const ProbeResult r = search(apply_move(w, moves[k]), false);
+        if (!r.known()) return {Value::Unknown, -1, r.error, r.reason};
+        after[k] = negate(r.value);
+        if (move_rank(after[k]) < move_rank(best)) best = after[k];
     }
-    if (shortest_loss >= 0) return {Value::Win, shortest_loss + 1, ProbeError::None, {}};
-    if (any_draw) return {Value::Draw, -1, ProbeError::None, {}};
-    return {Value::Loss, longest_win + 1, ProbeError::None, {}};
+    if (best == Value::Draw) return {Value::Draw, -1, ProbeError::None, {}};
+    int chosen = -1;  // the shortest win or the longest loss, as the opponent's DTW after the move
+    for (std::size_t k = 0; k < moves.size(); ++k) {
+        if (after[k] != best) continue;
+        const DtwResult r = dtw_search(apply_move(w, moves[k]));
+        if (!r.known()) return r;
+        if (r.value != negate(best))  // one message per material: the log must stay bounded
+            return {Value::Unknown, -1, ProbeError::BadTable,
+                    errors.record("the DTW and WDL files disagree after a move of a position of " +
+                                  material_of(w).name())};
+        if (chosen < 0 || (best == Value::Win ? r.dtw < chosen : r.dtw > chosen)) chosen = r.dtw;
+    }
+    return {best, chosen + 1, ProbeError::None, {}};
 }
 
-// A won or lost non-capture position: its DTW is 2 * stored (+1 for a win).
+// A win of a losses-only file: 1 + the shortest distance of a lost position after a move, which
+// must be a win within the file's longest distance.
+DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const DtwSlot& slot) const {
+    const DtwResult r = dtw_by_search(w);
+    if (!r.known()) return r;
+    const format::Header& h = slot.file->header();
+    if (r.value != Value::Win || static_cast<std::uint32_t>(r.dtw) > h.max_dtw)
+        return {Value::Unknown, -1, ProbeError::BadTable,
+                errors.record(slot.path.string() + ": a win of block " +
+                              std::to_string(slot.index.index(w) / h.positions_per_block) +
+                              " has no lost position after a move within the file's longest DTW")};
+    return r;
+}
+
+// A won or lost non-capture position: its DTW is 2 * stored (+1 for a win), or found by search
+// for a win of a file that stores the losses only.
 DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v) const {
     const int wm = count_bits(w.white & ~w.kings), wk = count_bits(w.white & w.kings);
     const int bm = count_bits(w.black & ~w.kings), bk = count_bits(w.black & w.kings);
@@ -353,6 +381,7 @@ DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v) const {
     open_dtw(*slot);
     if (!slot->file) return {Value::Unknown, -1, slot->error, slot->reason};
     const format::Header& h = slot->file->header();
+    if (v == Value::Win && !h.dtw_stores_wins()) return dtw_derived_win(w, *slot);
     const std::uint64_t index = slot->index.index(w);
     const std::uint64_t block = index / h.positions_per_block;
     detail::BlockPtr data = dtw_cache.get(slot->id, block);

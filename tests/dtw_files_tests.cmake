@@ -13,3 +13,10 @@ set_tests_properties(cli_gen_dtw_2_4 PROPERTIES LABELS "gen;e2e;slow" TIMEOUT 36
 
 add_test(NAME cli_line COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/dtw/line_test.sh $<TARGET_FILE:dtb>)
 set_tests_properties(cli_line PROPERTIES LABELS gen)
+
+# The default (losses-only) DTW files of a 2-4 build read back exactly as the in-memory solver
+# gives them, by the builder's loader and by probe_dtw (about a minute).
+add_executable(dtw_files_slow_tests dtw/dtw_files_4_test.cpp)
+target_include_directories(dtw_files_slow_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(dtw_files_slow_tests PRIVATE dtb_gen dtb_probe GTest::gtest_main)
+gtest_discover_tests(dtw_files_slow_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS slow TIMEOUT 3600)

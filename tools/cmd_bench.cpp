@@ -144,32 +144,22 @@ int run_bench_format(const std::string& dir, const std::vector<std::string>& nam
 
 // ---- DTW files ----
 
-// A material's DTW as stored in DIR: DTW/2 of every position, kDtwDontCare for draws and capture
-// positions (the don't-cares: whatever the file holds there is not looked at), and which are wins.
+// A material's DTW as the files of DIR give it (the wins of a losses-only file found as its reader
+// finds them): DTW/2 of every position, kDtwDontCare for draws and capture positions (never
+// stored), and which are wins.
 struct DtwHalves {
     std::vector<std::uint16_t> halves;
     std::vector<std::uint8_t> win;  // 1 for a won position that is not a capture position
 };
 
-DtwHalves read_dtw_halves(const std::filesystem::path& dir, const Material& m) {
-    const std::vector<std::uint8_t> values = read_solver_values(dir, m);  // Value | kCaptureFlag
-    const TableFile file(dir / format::dtw_file_name(m), format::FileKind::Dtw);
-    const format::Header& h = file.header();
-    if (h.material != m || h.positions != values.size())
-        throw TableError(file.path().string() + ": header does not match material " + m.name());
-    DtwHalves out{std::vector<std::uint16_t>(h.positions), std::vector<std::uint8_t>(h.positions)};
-    tbb::parallel_for(std::uint64_t{0}, h.block_count, [&](std::uint64_t b) {
-        std::vector<std::uint8_t> block;
-        file.read_block(b, block);
-        const std::uint64_t first = b * h.positions_per_block;
-        const std::uint64_t count = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
-        for (std::uint64_t j = 0; j < count; ++j) {
-            const std::uint8_t v = values[first + j];
-            const bool dont_care = (v & kCaptureFlag) || (v & kValueMask) == static_cast<std::uint8_t>(Value::Draw);
-            out.halves[first + j] =
-                dont_care ? kDtwDontCare : static_cast<std::uint16_t>(format::unpack_dtw_half(block.data(), j, h.dtw_width()));
-            out.win[first + j] = !dont_care && (v & kValueMask) == static_cast<std::uint8_t>(Value::Win);
-        }
+// `dtw` must hold m's table; `values` are m's solver values (Value | kCaptureFlag).
+DtwHalves dtw_halves(const Material& m, const DtwTables& dtw, const std::vector<std::uint8_t>& values) {
+    const std::vector<Dtw>& table = *dtw.table(m);
+    DtwHalves out{std::vector<std::uint16_t>(table.size()), std::vector<std::uint8_t>(table.size())};
+    tbb::parallel_for(std::uint64_t{0}, std::uint64_t{table.size()}, [&](std::uint64_t i) {
+        const bool dont_care = (values[i] & kCaptureFlag) || table[i] == kDtwDraw;
+        out.halves[i] = dont_care ? kDtwDontCare : static_cast<std::uint16_t>(table[i] / 2);
+        out.win[i] = !dont_care && dtw_is_win(table[i]);
     });
     return out;
 }
@@ -186,7 +176,7 @@ struct DtwEncoding {
     std::uint32_t width = 0;  // bytes a number; 0: what the file chose (1 when DTW/2 fits a byte)
     std::uint32_t block_positions = WriteOptions{}.positions_per_block;  // what dtb gen writes
     int level = WriteOptions{}.dtw_zstd_level;
-    DtwStored stored = DtwStored::All;
+    DtwStored stored = DtwStored::Losses;  // what dtb gen writes (encodings 4, 5)
 };
 
 struct DtwSize {
@@ -248,16 +238,21 @@ int run_bench_format_dtw(const std::string& dir, const std::vector<std::string>&
         if (block != encodings[0].block_positions) encodings.push_back({.block_positions = block});
     for (const int level : {12, 19, 22})
         if (level != encodings[0].level) encodings.push_back({.level = level});
+    encodings.push_back({.stored = DtwStored::All});  // encodings 2 and 3, written before 2026-11-23
+    encodings.push_back({.fill = F::Zero, .stored = DtwStored::All});
     encodings.push_back({.stored = DtwStored::Wins});
-    encodings.push_back({.stored = DtwStored::Losses});
-    // One material at a time (a 2-5 folder would not fit in memory at once); totals per encoding.
+    // The distances of every material the measured ones need stay in memory (a losses-only file
+    // is read with them): 2 bytes a position, 3.2 GB for a 2-5 folder. Totals per encoding.
     std::vector<DtwSize> totals(encodings.size());
     std::vector<double> seconds(encodings.size(), 0);
     std::uint64_t positions = 0, wins = 0, losses = 0, dtw_file_bytes = 0, wdl_file_bytes = 0;
+    ValueTables wdl;
+    DtwTables dtw;
     for (const Material& m : materials) {
         const std::filesystem::path path = std::filesystem::path(dir) / format::dtw_file_name(m);
         const TableFile file(path, format::FileKind::Dtw);
-        const DtwHalves d = read_dtw_halves(dir, m);
+        load_finished_dtw_with_successors(dir, m, wdl, dtw);
+        const DtwHalves d = dtw_halves(m, dtw, read_solver_values(dir, m));
         positions += d.halves.size();
         wins += file.header().wins;
         losses += file.header().losses;

@@ -134,6 +134,7 @@ struct BenchOptions {
     int count = 100'000;
     std::uint64_t seed = 1;
     std::size_t cache_mb = 0;  // 0: large enough for every block of the databases
+    bool dtw = false;          // also time probe_dtw
 };
 
 using Clock = std::chrono::steady_clock;
@@ -154,17 +155,45 @@ Timing summarise(std::vector<double>& ns) {
     return t;
 }
 
-// Times each probe on its own (the clock read, about 20 ns, is included).
-Timing time_each(const Tablebase& tb, const std::vector<Position>& positions, std::size_t& unknown) {
+// Times each probe(p) on its own (the clock read, about 20 ns, is included); `unknown` counts the
+// unknown answers.
+template <typename Probe>
+Timing time_each(const std::vector<Position>& positions, std::size_t& unknown, Probe&& probe) {
     std::vector<double> ns;
     ns.reserve(positions.size());
     for (const Position& p : positions) {
         const auto start = Clock::now();
-        const ProbeResult r = tb.probe_wdl(p);
+        const bool known = probe(p).known();
         ns.push_back(std::chrono::duration<double, std::nano>(Clock::now() - start).count());
-        unknown += !r.known();
+        unknown += !known;
     }
     return summarise(ns);
+}
+
+Timing time_each(const Tablebase& tb, const std::vector<Position>& positions, std::size_t& unknown) {
+    return time_each(positions, unknown, [&](const Position& p) { return tb.probe_wdl(p); });
+}
+
+void print_timing(const char* label, const Timing& t) {
+    std::printf("  %-34s %8.3f us %7.3f us %7.3f us\n", label, t.median_us, t.mean_us, t.p99_us);
+}
+
+// probe_dtw, warm and cold, separately for the positions it answers as wins (whose distance a
+// losses-only file does not store: one ply of search) and for the others.
+void time_dtw_probes(const Tablebase& warm, const Tablebase& cold, const std::vector<Position>& positions,
+                     std::size_t& unknown) {
+    std::vector<Position> wins, others;
+    for (const Position& p : positions) (warm.probe_dtw(p).value == Value::Win ? wins : others).push_back(p);  // fills the cache
+    const auto probe_warm = [&](const Position& p) { return warm.probe_dtw(p); };
+    const auto probe_cold = [&](const Position& p) { return cold.probe_dtw(p); };
+    const auto sample = [](const std::vector<Position>& all) {
+        return std::vector<Position>(all.begin(), all.begin() + std::min<std::size_t>(all.size(), 10'000));
+    };
+    std::printf("\n  %-34s %10s %10s %10s\n", "probe_dtw, one thread", "median", "mean", "p99");
+    print_timing(("warm, " + std::to_string(wins.size()) + " wins").c_str(), time_each(wins, unknown, probe_warm));
+    print_timing(("warm, " + std::to_string(others.size()) + " others").c_str(), time_each(others, unknown, probe_warm));
+    print_timing("cold, wins", time_each(sample(wins), unknown, probe_cold));
+    print_timing("cold, others", time_each(sample(others), unknown, probe_cold));
 }
 
 // Median cost of reading the clock twice, as time_each does around every probe.
@@ -212,7 +241,12 @@ int run_bench_probe(const BenchOptions& o) {
         std::cerr << "dtb: error: no databases in " << o.db << '\n';
         return kExitFailure;
     }
-    const std::size_t warm_mb = o.cache_mb ? o.cache_mb : static_cast<std::size_t>(data_bytes * 11 / 10 >> 20) + 16;
+    // DTW blocks (a byte a position) go to a cache of their own, a quarter of cache_mb.
+    std::uint64_t dtw_bytes = 0;
+    if (o.dtw)
+        for (const Material& m : materials) dtw_bytes += PositionIndex(m).size() * 4;
+    const std::size_t warm_mb =
+        o.cache_mb ? o.cache_mb : static_cast<std::size_t>((data_bytes + dtw_bytes) * 11 / 10 >> 20) + 16;
     const auto warm = open_tablebase(o.db, {.cache_mb = warm_mb, .max_open_files = static_cast<int>(materials.size()) + 8});
     const auto cold = open_tablebase(o.db, {.cache_mb = 0, .max_open_files = static_cast<int>(materials.size()) + 8});
     if (!warm || !cold) return kExitFailure;
@@ -258,10 +292,9 @@ int run_bench_probe(const BenchOptions& o) {
     std::printf("  warm cache  %zu MiB, %llu blocks (%.1f MB) after the filling pass\n\n", warm_mb,
                 static_cast<unsigned long long>(filled.blocks), filled.bytes / 1e6);
     std::printf("  %-34s %10s %10s %10s\n", "probe_wdl, one thread", "median", "mean", "p99");
-    std::printf("  %-34s %8.3f us %7.3f us %7.3f us\n", "warm (blocks cached)", warm_time.median_us, warm_time.mean_us,
-                warm_time.p99_us);
-    std::printf("  %-34s %8.3f us %7.3f us %7.3f us\n", "cold (cache_mb=0: read+decompress)", cold_time.median_us,
-                cold_time.mean_us, cold_time.p99_us);
+    print_timing("warm (blocks cached)", warm_time);
+    print_timing("cold (cache_mb=0: read+decompress)", cold_time);
+    if (o.dtw) time_dtw_probes(*warm, *cold, positions, unknown);
     std::printf("  (each time includes reading the clock: %.0f ns)\n", timer_overhead_ns());
     std::printf("\n  %-34s %10s\n", "warm throughput", "probes/s");
     std::printf("  %-34s %10.3g\n", "1 thread", one);
@@ -313,6 +346,7 @@ void add_probe_commands(CLI::App& app, Runner& run) {
     bench_probe->add_option("--count", bo->count, "Number of random positions")->check(CLI::Range(1, 100'000'000))->capture_default_str();
     bench_probe->add_option("--seed", bo->seed, "Random seed")->capture_default_str();
     bench_probe->add_option("--cache-mb", bo->cache_mb, "Warm cache size in MiB (default: all blocks fit)");
+    bench_probe->add_flag("--dtw", bo->dtw, "Also time probe_dtw (wins and other positions apart)");
     bench_probe->callback([&run, bo] { run = [bo] { return run_bench_probe(*bo); }; });
 }
 

@@ -3,7 +3,9 @@
 // corruption. Each test builds the 2-3 piece databases (well under a second) into its own folder.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
 #include <map>
 
 #include "gen/dtw_solver.hpp"
@@ -13,7 +15,9 @@
 #include "probe/tablebase.hpp"
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
+#include "gen/verify.hpp"
 #include "tests/gen/build_fixture.hpp"
+#include "tests/gen/in_memory_tables.hpp"
 
 namespace dtb {
 namespace {
@@ -21,8 +25,9 @@ namespace {
 class DtwFilesTest : public BuildTest {
 protected:
     // Builds WDL and DTW files of up to `pieces` pieces into `dir` (only `only` and what it needs,
-    // if given).
-    void build_dtw(const fs::path& dir, int pieces, int threads = 0, std::vector<Material> only = {}) {
+    // if given); `store_wins` writes the encoding that stores every distance.
+    void build_dtw(const fs::path& dir, int pieces, int threads = 0, std::vector<Material> only = {},
+                   bool store_wins = false) {
         std::unique_ptr<tbb::global_control> limit;
         if (threads > 0) limit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
         BuildOptions o;
@@ -30,6 +35,7 @@ protected:
         o.max_pieces = pieces;
         o.only = std::move(only);
         o.dtw = true;
+        o.write.dtw_store_wins = store_wins;
         std::ostringstream log;
         build(o, log);
         log_ = log.str();
@@ -44,13 +50,13 @@ protected:
         return out;
     }
 
-    // The first position of `m` (by index) whose DTW is read from its file: won or lost, no
-    // capture, some legal move.
+    // The first position of `m` (by index) whose DTW is read from its file: lost (a losses-only
+    // file stores nothing else), no capture, some legal move.
     static Position first_read_from_file(const Tablebase& tb, const Material& m) {
         const PositionIndex index(m);
         for (std::uint64_t i = 0; i < index.size(); ++i) {
             const Position p = index.position(i);
-            if (!has_capture(p) && count_moves(p) > 0 && tb.probe_wdl(p).value != Value::Draw) return p;
+            if (!has_capture(p) && count_moves(p) > 0 && tb.probe_wdl(p).value == Value::Loss) return p;
         }
         ADD_FAILURE() << "no such position in " << m.name();
         return {};
@@ -95,30 +101,135 @@ TEST_F(DtwFilesTest, PublishedLongestWinsThroughTheFiles) {
 }
 
 // Every position of 2-3 pieces, both sides to move, capture positions included: probe_dtw through
-// the files agrees with the solver's tables, and so does the builder's loader.
+// the files agrees with the solver's tables, and so does the builder's loader; for files storing
+// the losses only (the default: wins found by search) and for files storing every distance (the
+// encoding written before, which must stay readable).
 TEST_F(DtwFilesTest, FilesAgreeWithTheSolver) {
-    build_dtw(root_, 3);
-    ValueTables wdl;
-    DtwTables solved, loaded;
-    const Tablebase tb(root_);
-    for (const Material& m : materials_in_build_order(3)) {
-        if (!wdl.contains(m))
-            for (SolvedMaterial& s : solve_material_pair(m, wdl)) wdl.add(s.material, pack_values(s.values));
-        if (!solved.contains(m))
-            for (DtwMaterial& d : solve_dtw_pair(m, wdl, solved)) solved.add(d.material, std::move(d.dtw));
-        load_finished_dtw(root_, m, wdl, loaded);
-        ASSERT_EQ(*loaded.table(m), *solved.table(m)) << m.name();
-        const PositionIndex index(m);
-        for (std::uint64_t i = 0; i < index.size(); ++i) {
-            const Position p = index.position(i);
-            const Dtw expected = solved.table(m)->at(i);
-            for (const Position& q : {p, flip_colors(p)}) {
-                const DtwResult r = tb.probe_dtw(q);
-                ASSERT_EQ(r.value, dtw_value(expected)) << to_fen(q) << ' ' << r.reason;
-                ASSERT_EQ(r.dtw, expected == kDtwDraw ? -1 : int{expected}) << to_fen(q);
+    for (const bool store_wins : {false, true}) {
+        SCOPED_TRACE(store_wins ? "wins stored" : "losses only");
+        const fs::path dir = root_ / (store_wins ? "all" : "losses");
+        build_dtw(dir, 3, 0, {}, store_wins);
+        EXPECT_EQ(TableFile(dir / "MvMM.dtw", format::FileKind::Dtw).header().value_encoding,
+                  store_wins ? format::kEncodingDtwU8 : format::kEncodingDtwLossesU8);
+        ValueTables wdl;
+        DtwTables solved, loaded;
+        const Tablebase tb(dir);
+        for (const Material& m : materials_in_build_order(3)) {
+            if (!wdl.contains(m))
+                for (SolvedMaterial& s : solve_material_pair(m, wdl)) wdl.add(s.material, pack_values(s.values));
+            if (!solved.contains(m))
+                for (DtwMaterial& d : solve_dtw_pair(m, wdl, solved)) solved.add(d.material, std::move(d.dtw));
+            load_finished_dtw_pair(dir, m, wdl, loaded);
+            ASSERT_EQ(*loaded.table(m), *solved.table(m)) << m.name();
+            const PositionIndex index(m);
+            for (std::uint64_t i = 0; i < index.size(); ++i) {
+                const Position p = index.position(i);
+                const Dtw expected = solved.table(m)->at(i);
+                for (const Position& q : {p, flip_colors(p)}) {
+                    const DtwResult r = tb.probe_dtw(q);
+                    ASSERT_EQ(r.value, dtw_value(expected)) << to_fen(q) << ' ' << r.reason;
+                    ASSERT_EQ(r.dtw, expected == kDtwDraw ? -1 : int{expected}) << to_fen(q);
+                }
             }
         }
     }
+}
+
+// Only the losses' distances are stored: rewriting a losses-only file with every win's distance
+// changed gives the same bytes; rewriting it with one loss changed does not.
+TEST_F(DtwFilesTest, LossesOnlyFilesIgnoreTheWinsDistances) {
+    build_dtw(root_, 2);
+    const InMemoryTables t = solve_in_memory(2, true);
+    const Material mvm{1, 0, 1, 0};
+    DtwMaterial wins_changed{mvm, *t.dtw.table(mvm)}, loss_changed{mvm, *t.dtw.table(mvm)};
+    std::vector<Dtw>& changed = wins_changed.dtw;
+    for (Dtw& d : changed)
+        if (dtw_is_win(d) && d < 15) d += 2;  // below the longest win: the header stays the same
+    const auto first_loss = std::find_if(loss_changed.dtw.begin(), loss_changed.dtw.end(),
+                                         [](Dtw d) { return dtw_is_loss(d) && d >= 2; });
+    ASSERT_NE(first_loss, loss_changed.dtw.end());
+    *first_loss -= 2;
+    fs::create_directories(root_ / "a");
+    fs::create_directories(root_ / "b");
+    write_dtw_file(root_ / "a", wins_changed, WriteOptions{});
+    write_dtw_file(root_ / "b", loss_changed, WriteOptions{});
+    EXPECT_TRUE(read_bytes(root_ / "a" / "MvM.dtw") == read_bytes(root_ / "MvM.dtw"));
+    EXPECT_FALSE(read_bytes(root_ / "b" / "MvM.dtw") == read_bytes(root_ / "MvM.dtw"));
+}
+
+// A losses-only file whose checksums hold but whose losses are wrong: every loss of MvM stored as
+// 200 plies. The wins found from them (201) exceed the longest distance of the header, so the
+// loader (dtb gen resume, dtb verify) refuses the file and probe_dtw answers unknown, naming it;
+// the losses themselves are what dtb verify checks against their successors.
+TEST_F(DtwFilesTest, CorruptLossesOnlyFileIsRefused) {
+    build_dtw(root_, 3);
+    InMemoryTables t = solve_in_memory(3, true);
+    const Material mvm{1, 0, 1, 0};
+    DtwMaterial corrupt{mvm, *t.dtw.table(mvm)};
+    for (Dtw& d : corrupt.dtw)
+        if (dtw_is_loss(d) && d > 0) d = 200;
+    write_dtw_file(root_, corrupt, WriteOptions{});
+    DtwTables loaded;
+    for (const Material& m : materials_in_build_order(3))
+        if (m.pieces() == 2 && m != mvm && !loaded.contains(m)) load_finished_dtw_pair(root_, m, t.wdl, loaded);
+    try {
+        load_finished_dtw_pair(root_, mvm, t.wdl, loaded);
+        ADD_FAILURE() << "a corrupt MvM.dtw was loaded";
+    } catch (const TableError& e) {
+        EXPECT_NE(std::string(e.what()).find("MvM.dtw"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(loaded.contains(mvm));
+    const Tablebase tb(root_);
+    const DtwResult r = tb.probe_dtw(parse_fen("W:W33:B2"));
+    EXPECT_EQ(r.value, Value::Unknown);
+    EXPECT_EQ(r.error, ProbeError::BadTable);
+    EXPECT_NE(r.reason.find("MvM.dtw"), std::string_view::npos) << r.reason;
+    std::ostringstream log;
+    const VerifyReport report = verify_folder(root_, {}, log);
+    EXPECT_FALSE(report.ok());
+    const bool named = std::any_of(report.errors.begin(), report.errors.end(),
+                                   [](const std::string& e) { return e.find("MvM.dtw") != std::string::npos; });
+    EXPECT_TRUE(named) << log.str();
+    // A pair whose second file cannot be read leaves neither side loaded (KvM is read first).
+    const Material kvk{0, 1, 0, 1}, kvm{0, 1, 1, 0}, mvk{1, 0, 0, 1};
+    fs::remove(root_ / "MvK.dtw");
+    DtwTables partial;
+    load_finished_dtw_pair(root_, kvk, t.wdl, partial);  // what MvK promotes to
+    EXPECT_THROW(load_finished_dtw_pair(root_, kvm, t.wdl, partial), TableError);
+    EXPECT_FALSE(partial.contains(kvm));
+    EXPECT_FALSE(partial.contains(mvk));
+}
+
+// Four threads probe every position of the 3-piece materials at once, each from its own start,
+// through a cache of 1 MiB (a quarter for DTW blocks, so blocks are evicted while the searches for
+// wins read them): every answer is the solver's.
+TEST_F(DtwFilesTest, ProbeDtwFromManyThreadsAtOnce) {
+    build_dtw(root_, 3);
+    const InMemoryTables t = solve_in_memory(3, true);
+    const Tablebase tb(root_, {.cache_mb = 1});
+    std::vector<Position> positions;
+    std::vector<Dtw> expected;
+    for (const Material& m : materials_in_build_order(3)) {
+        if (m.pieces() < 3) continue;
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); i += 7) {
+            positions.push_back(index.position(i));
+            expected.push_back(t.dtw.table(m)->at(i));
+        }
+    }
+    std::atomic<std::uint64_t> wrong{0};
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < 4; ++k)
+        threads.emplace_back([&, k] {
+            for (std::size_t n = 0; n < positions.size(); ++n) {
+                const std::size_t i = (n + k * positions.size() / 4) % positions.size();
+                const DtwResult r = tb.probe_dtw(positions[i]);
+                wrong += r.value != dtw_value(expected[i]) || r.dtw != (expected[i] == kDtwDraw ? -1 : int{expected[i]});
+            }
+        });
+    for (std::thread& th : threads) th.join();
+    EXPECT_GT(positions.size(), 50'000u);
+    EXPECT_EQ(wrong.load(), 0u);
 }
 
 TEST_F(DtwFilesTest, SameBytesWithOneOrTwoThreadsAndWdlUnchanged) {
@@ -154,7 +265,7 @@ TEST_F(DtwFilesTest, HeaderOfADtwFile) {
     const TableFile file(root_ / "MvMM.dtw", format::FileKind::Dtw);
     const format::Header& h = file.header();
     EXPECT_EQ(h.kind, format::FileKind::Dtw);
-    EXPECT_EQ(h.value_encoding, format::kEncodingDtwU8);
+    EXPECT_EQ(h.value_encoding, format::kEncodingDtwLossesU8);
     EXPECT_EQ(h.max_dtw, 33u);
     EXPECT_EQ(h.positions, PositionIndex(h.material).size());
     EXPECT_EQ(read_bytes(root_ / "MvMM.dtw").substr(0, 8), "DTB-DTW\n");

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,10 +13,12 @@
 #include <unistd.h>
 
 #include "tests/gen/build_fixture.hpp"
+#include "tests/gen/in_memory_tables.hpp"
 #include "gen/builder.hpp"
 #include "gen/dtw_solver.hpp"
 #include "gen/verify.hpp"
 #include "rules/fen.hpp"
+#include "rules/movegen.hpp"
 #include "probe/table_file.hpp"
 
 namespace dtb {
@@ -128,31 +131,64 @@ TEST_F(BuildTest, VerifyPassesOnABuildAndCatchesATamperedValue) {
     EXPECT_LE(bad.inconsistency_count, 20u);
 }
 
+// Rewrites the .dtw file of `m` with `stored` at position `index` instead of its true distance,
+// in the encoding of `store_wins`, and returns dtb verify's report.
+VerifyReport verify_with_tampered_distance(const fs::path& dir, const Material& m, std::uint64_t index, Dtw stored,
+                                           bool store_wins, std::ostream& log) {
+    const InMemoryTables t = solve_in_memory(2, true);
+    DtwMaterial tampered{m, *t.dtw.table(m)};
+    tampered.dtw.at(index) = stored;
+    fs::remove(dir / format::dtw_file_name(m));
+    WriteOptions options;
+    options.dtw_store_wins = store_wins;
+    write_dtw_file(dir, tampered, options);
+    return verify_folder(dir, {}, log, 1000);
+}
+
+bool reports(const VerifyReport& r, const std::string& fen, int stored_dtw, int implied_dtw) {
+    return std::any_of(r.inconsistencies.begin(), r.inconsistencies.end(), [&](const Inconsistency& c) {
+        return c.fen == fen && c.stored_dtw == stored_dtw && c.implied_dtw == implied_dtw;
+    });
+}
+
+bool names_file(const VerifyReport& r, const std::string& name) {
+    return std::any_of(r.errors.begin(), r.errors.end(), [&](const std::string& e) { return e.find(name) != std::string::npos; });
+}
+
+// A loss stored longer or shorter than its successors imply is caught, in both encodings. Where only
+// the losses are stored, a wrong loss may also change the wins found from it, so that they no
+// longer match the header's longest win: the file is then refused as a whole.
 TEST_F(BuildTest, VerifyChecksDistancesToWinAndCatchesATamperedOne) {
-    BuildOptions o;
-    o.dir = root_;
-    o.max_pieces = 3;
-    o.dtw = true;
-    std::ostringstream log;
-    build(o, log);
-    const VerifyReport good = verify_folder(root_, {}, log);
-    EXPECT_TRUE(good.ok());
-    // W:WK46:BK5 is lost in 2 plies; store 4.
-    ValueTables wdl;
-    for (SolvedMaterial& s : solve_material_pair(Material{0, 1, 0, 1}, wdl)) wdl.add(s.material, pack_values(s.values));
-    auto solved = solve_dtw_pair(Material{0, 1, 0, 1}, wdl, DtwTables{});
-    const PositionIndex index(Material{0, 1, 0, 1});
-    const std::uint64_t i = index.index(parse_fen("W:WK46:BK5"));
-    ASSERT_EQ(solved[0].dtw[i], 2);
-    solved[0].dtw[i] = 4;
-    fs::remove(root_ / "KvK.dtw");
-    write_dtw_file(root_, solved[0], WriteOptions{});
-    const VerifyReport bad = verify_folder(root_, {}, log, 1000);
-    EXPECT_FALSE(bad.ok());
-    bool found = false;
-    for (const Inconsistency& c : bad.inconsistencies)
-        if (c.fen == "W:WK46:BK5") found = c.stored_dtw == 4 && c.implied_dtw == 2;
-    EXPECT_TRUE(found);
+    const Material kvk{0, 1, 0, 1}, mvm{1, 0, 1, 0};
+    const std::uint64_t lost_king = PositionIndex(kvk).index(parse_fen("W:WK46:BK5"));  // lost in 2 plies
+    // The first position of MvM lost in 2 plies without a capture (16 plies shorter than its longest win).
+    const InMemoryTables t = solve_in_memory(2, true);
+    const PositionIndex mvm_index(mvm);
+    std::uint64_t lost_man = 0;
+    while (t.dtw.table(mvm)->at(lost_man) != 2 || has_capture(mvm_index.position(lost_man))) ++lost_man;
+    const std::string lost_man_fen = to_fen(mvm_index.position(lost_man));
+    ASSERT_EQ(t.dtw.table(kvk)->at(lost_king), 2);
+    for (const bool store_wins : {false, true}) {
+        SCOPED_TRACE(store_wins ? "wins stored" : "losses only");
+        const fs::path dir = root_ / (store_wins ? "all" : "losses");
+        BuildOptions o;
+        o.dir = dir;
+        o.max_pieces = 3;
+        o.dtw = true;
+        o.write.dtw_store_wins = store_wins;
+        std::ostringstream log;
+        build(o, log);
+        EXPECT_TRUE(verify_folder(dir, {}, log).ok());
+        const VerifyReport shorter = verify_with_tampered_distance(dir, mvm, lost_man, 0, store_wins, log);
+        EXPECT_TRUE(reports(shorter, lost_man_fen, 0, 2)) << (shorter.errors.empty() ? "" : shorter.errors[0]);
+        EXPECT_FALSE(shorter.ok());
+        const VerifyReport longer = verify_with_tampered_distance(dir, kvk, lost_king, 4, store_wins, log);
+        EXPECT_FALSE(longer.ok());
+        if (store_wins)
+            EXPECT_TRUE(reports(longer, "W:WK46:BK5", 4, 2));
+        else  // the wins moving into it would take 5 plies, beyond KvK's longest win (3)
+            EXPECT_TRUE(names_file(longer, "KvK.dtw"));
+    }
 }
 
 TEST_F(BuildTest, VerifyReportsMissingAndTruncatedFiles) {

@@ -1,0 +1,53 @@
+// A 2-4 piece build with distances to win in the default encoding (the losses' distances only, the
+// wins' found by one ply of search), read back two ways: the builder's loader (dtb gen resume,
+// dtb verify) must give the in-memory solver's DTW at every position of every material, and
+// Tablebase::probe_dtw on a sample of each material, both sides to move, capture positions
+// included. About a minute on two cores.
+#include <gtest/gtest.h>
+
+#include "gen/dtw_solver.hpp"
+#include "index/position_index.hpp"
+#include "probe/table_file.hpp"
+#include "probe/tablebase.hpp"
+#include "rules/fen.hpp"
+#include "tests/gen/build_fixture.hpp"
+#include "tests/gen/in_memory_tables.hpp"
+
+namespace dtb {
+namespace {
+
+using LossesOnlyDtwFiles = BuildTest;
+
+TEST_F(LossesOnlyDtwFiles, TwoToFourPiecesReadBackAsSolved) {
+    BuildOptions o;
+    o.dir = root_;
+    o.max_pieces = 4;
+    o.dtw = true;
+    std::ostringstream log;
+    build(o, log);
+    const InMemoryTables solved = solve_in_memory(4, true);
+    DtwTables loaded;
+    const Tablebase tb(root_);
+    std::uint64_t probed = 0;
+    for (const Material& m : materials_in_build_order(4)) {
+        const TableFile file(root_ / format::dtw_file_name(m), format::FileKind::Dtw);
+        EXPECT_FALSE(file.header().dtw_stores_wins()) << m.name();
+        if (!loaded.contains(m)) load_finished_dtw_pair(root_, m, solved.wdl, loaded);
+        const std::vector<Dtw>& expected = *solved.dtw.table(m);
+        ASSERT_TRUE(*loaded.table(m) == expected) << m.name();
+        const PositionIndex index(m);
+        for (std::uint64_t i = m.name().size(); i < index.size(); i += 211) {  // a different offset per name length
+            const Position p = index.position(i);
+            for (const Position& q : {p, flip_colors(p)}) {
+                const DtwResult r = tb.probe_dtw(q);
+                ASSERT_EQ(r.value, dtw_value(expected[i])) << to_fen(q) << ' ' << r.reason;
+                ASSERT_EQ(r.dtw, expected[i] == kDtwDraw ? -1 : int{expected[i]}) << to_fen(q);
+                ++probed;
+            }
+        }
+    }
+    EXPECT_GT(probed, 400'000u);
+}
+
+}  // namespace
+}  // namespace dtb
