@@ -19,13 +19,10 @@ GEN_ARGS=${GEN_ARGS:-}
 BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
 DTB="$BUILD_DIR/tools/dtb"
 
-expected=$("$DTB" materials --pieces "$PIECES" | tail -n +2 | wc -l)
-present=$(find "$DB_DIR" -maxdepth 1 -name '*.dtw' 2>/dev/null | wc -l)
-if ((present < expected)); then
-  echo "bench-dtw-format: $DB_DIR holds $present of $expected .dtw files; generating 2-$PIECES pieces with --dtw"
-  # shellcheck disable=SC2086 # GEN_ARGS is a list of options
-  "$DTB" gen --pieces "$PIECES" --dtw --out "$DB_DIR" $GEN_ARGS
-fi
+# shellcheck source=lib/ensure-databases.sh
+source scripts/lib/ensure-databases.sh
+# shellcheck disable=SC2086 # GEN_ARGS is a list of options
+ensure_databases "$DTB" "$DB_DIR" "$PIECES" .dtw bench-dtw-format --dtw $GEN_ARGS
 
 echo "command: $DTB bench format --dtw --db $DB_DIR"
 "$DTB" bench format --dtw --db "$DB_DIR"

@@ -22,12 +22,9 @@ SEED=${SEED:-1}
 BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
 DTB="$BUILD_DIR/tools/dtb"
 
-expected=$("$DTB" materials --pieces "$PIECES" | tail -n +2 | wc -l)
-present=$(find "$DB_DIR" -maxdepth 1 -name '*.wdl' 2>/dev/null | wc -l)
-if ((present < expected)); then
-  echo "bench-probe: $DB_DIR holds $present of $expected databases; generating 2-$PIECES pieces (this takes a while)"
-  "$DTB" gen --pieces "$PIECES" --out "$DB_DIR"
-fi
+# shellcheck source=lib/ensure-databases.sh
+source scripts/lib/ensure-databases.sh
+ensure_databases "$DTB" "$DB_DIR" "$PIECES" .wdl bench-probe
 
 echo "command: $DTB bench probe --db $DB_DIR --threads $THREADS --count $COUNT --seed $SEED"
 "$DTB" bench probe --db "$DB_DIR" --threads "$THREADS" --count "$COUNT" --seed "$SEED"
