@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <unistd.h>
 
 #include "gen/progress.hpp"
@@ -349,36 +350,51 @@ Dtw derive_win(const Position& pos, const ValueTables& wdl, const DtwTables& dtw
     return shortest == kDtwDraw ? kDtwDraw : dtw_plus_one(shortest);
 }
 
+// The header's longest distances, gathered over some positions: the longest distance without a
+// capture, the longest win and its first position.
+struct Longest {
+    std::uint32_t quiet = 0, win = 0;
+    std::uint64_t win_index = 0;
+
+    void add(std::uint64_t i, Dtw d, bool capture) {
+        if (d == kDtwDraw) return;
+        if (dtw_is_win(d) && d > win) win = d, win_index = i;
+        if (!capture) quiet = std::max<std::uint32_t>(quiet, d);
+    }
+    static Longest join(Longest a, const Longest& b) {
+        a.quiet = std::max(a.quiet, b.quiet);
+        if (b.win > a.win || (b.win == a.win && b.win_index < a.win_index)) a.win = b.win, a.win_index = b.win_index;
+        return a;
+    }
+};
+
 // Replaces the kWinToDerive of `m` (already in `dtw`) by the wins' distances, and checks them
-// against the file's header, which the writer filled from every distance: the longest distance
-// without a capture, the longest win and its first position.
+// against the file's header, which the writer filled from every distance. One pass: a win's
+// distance depends only on losses, which are never replaced.
 void derive_wins(const TableFile& file, const Material& m, const ValueTables& wdl, DtwTables& dtw) {
     const format::Header& h = file.header();
     const std::string& path = file.path().string();
     const PositionIndex index(m);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, h.positions, 4096), [&](const auto& r) {
-        PositionWalker walker(index, r.begin());
-        for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-            if (i != r.begin()) walker.next();
-            if (dtw.table(m)->at(i) != kWinToDerive) continue;
-            const Dtw d = derive_win(walker.current(), wdl, dtw);
-            if (!dtw_is_win(d) || d > h.max_dtw)
-                throw TableError(path + ": the won position " + to_fen(walker.current()) +
-                                 " has no lost position after a move within the header's longest DTW");
-            dtw.set(m, i, d);
-        }
-    });
-    std::uint32_t longest_quiet = 0, longest_win = 0;
-    std::uint64_t longest_win_index = 0;
-    const std::vector<Dtw>& table = *dtw.table(m);
-    PositionWalker walker(index, 0);
-    for (std::uint64_t i = 0; i < table.size(); ++i) {
-        if (i > 0) walker.next();
-        if (table[i] == kDtwDraw) continue;
-        if (dtw_is_win(table[i]) && table[i] > longest_win) longest_win = table[i], longest_win_index = i;
-        if (!has_capture(walker.current())) longest_quiet = std::max<std::uint32_t>(longest_quiet, table[i]);
-    }
-    if (longest_quiet != h.max_dtw || longest_win != h.longest_win || longest_win_index != h.longest_win_index)
+    const Longest found = tbb::parallel_reduce(
+        tbb::blocked_range<std::uint64_t>(0, h.positions, 4096), Longest{},
+        [&](const auto& r, Longest longest) {
+            PositionWalker walker(index, r.begin());
+            for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+                if (i != r.begin()) walker.next();
+                Dtw d = dtw.table(m)->at(i);
+                if (d == kWinToDerive) {
+                    d = derive_win(walker.current(), wdl, dtw);
+                    if (!dtw_is_win(d) || d > h.max_dtw)
+                        throw TableError(path + ": the won position " + to_fen(walker.current()) +
+                                         " has no lost position after a move within the header's longest DTW");
+                    dtw.set(m, i, d);
+                }
+                longest.add(i, d, has_capture(walker.current()));
+            }
+            return longest;
+        },
+        Longest::join);
+    if (found.quiet != h.max_dtw || found.win != h.longest_win || found.win_index != h.longest_win_index)
         throw TableError(path + ": the distances found do not match the header's longest");
 }
 

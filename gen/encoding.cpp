@@ -143,8 +143,9 @@ WdlBlock encode_wdl_block(const std::uint8_t* values, std::uint64_t count, int l
     constexpr int kTrialLevel = 1;
     WdlBlock best;
     std::size_t best_trial = 0;
+    const std::vector<std::uint8_t> block(values, values + count);
     for (const DontCareFill fill : {DontCareFill::Previous, DontCareFill::Draw}) {
-        const auto filled = fill_dont_care(std::vector<std::uint8_t>(values, values + count), fill);
+        const auto filled = fill_dont_care(block, fill);
         auto raw = pack_base3(filled.data(), count);
         const std::size_t trial = compress_block(raw, kTrialLevel).size();
         if (best.raw.empty() || trial < best_trial) {

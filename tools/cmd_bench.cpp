@@ -72,26 +72,23 @@ struct Encoding {
     bool best_fill_per_block = false;  // as dtb gen writes: the smaller of both fills, block by block
 };
 
-std::uint64_t encoded_bytes(const std::vector<std::uint8_t>& values, const Encoding& e) {
-    if (e.best_fill_per_block) {
-        const std::uint64_t blocks = (values.size() + e.block_positions - 1) / e.block_positions;
-        std::atomic<std::uint64_t> bytes{0};
-        tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
-            const std::uint64_t first = b * e.block_positions;
-            const std::uint64_t n = std::min<std::uint64_t>(e.block_positions, values.size() - first);
-            bytes += encode_wdl_block(values.data() + first, n, e.level).frame.size() + sizeof(std::uint64_t);
-        });
-        return bytes;
-    }
-    const auto stored = fill_dont_care(values, e.fill);
+// Compressed bytes of one block of `e` (plus its offset-table entry): positions [first, first + n)
+// of the solver's values, or of `stored`, the values with every don't-care filled by e.fill.
+std::uint64_t block_bytes(const std::vector<std::uint8_t>& values, const std::vector<std::uint8_t>& stored,
+                          std::uint64_t first, std::uint64_t n, const Encoding& e) {
+    if (e.best_fill_per_block) return encode_wdl_block(values.data() + first, n, e.level).frame.size() + sizeof(std::uint64_t);
     const bool base3 = std::string(e.packing) == "base3";
-    const std::uint64_t blocks = (stored.size() + e.block_positions - 1) / e.block_positions;
+    const auto raw = base3 ? pack_base3(stored.data() + first, n) : pack_2bit(stored.data() + first, n);
+    return compress_block(raw, e.level).size() + sizeof(std::uint64_t);
+}
+
+std::uint64_t encoded_bytes(const std::vector<std::uint8_t>& values, const Encoding& e) {
+    const std::vector<std::uint8_t> stored = e.best_fill_per_block ? std::vector<std::uint8_t>{} : fill_dont_care(values, e.fill);
+    const std::uint64_t blocks = (values.size() + e.block_positions - 1) / e.block_positions;
     std::atomic<std::uint64_t> bytes{0};
     tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
         const std::uint64_t first = b * e.block_positions;
-        const std::uint64_t n = std::min<std::uint64_t>(e.block_positions, stored.size() - first);
-        const auto raw = base3 ? pack_base3(stored.data() + first, n) : pack_2bit(stored.data() + first, n);
-        bytes += compress_block(raw, e.level).size() + sizeof(std::uint64_t);  // + its offset-table entry
+        bytes += block_bytes(values, stored, first, std::min<std::uint64_t>(e.block_positions, values.size() - first), e);
     });
     return bytes;
 }
