@@ -41,12 +41,6 @@ std::optional<Material> parse_material(std::string_view name) {
     return m;
 }
 
-Material material_of(const Position& pos) {
-    const Position p = white_to_move(pos);
-    return {count_bits(p.men(Color::White)), count_bits(p.kings_of(Color::White)), count_bits(p.men(Color::Black)),
-            count_bits(p.kings_of(Color::Black))};
-}
-
 std::vector<Material> materials_in_build_order(int max_pieces, int max_per_side) {
     std::vector<Material> all;
     for (int white = 1; white <= std::min(max_per_side, max_pieces - 1); ++white)

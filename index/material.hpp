@@ -38,8 +38,14 @@ struct Material {
 // Parses a name written by Material::name(); nullopt if it is not one.
 std::optional<Material> parse_material(std::string_view name);
 
-// The material of a position, counted with the side to move as white.
-Material material_of(const Position& pos);
+// The material of a position, counted with the side to move as white. Inline and without a flip:
+// table lookups call it for every successor of every position.
+inline Material material_of(const Position& pos) {
+    const Bitboard mover = pos.pieces(pos.side_to_move);
+    const Bitboard other = pos.pieces(opponent(pos.side_to_move));
+    return {count_bits(mover & ~pos.kings), count_bits(mover & pos.kings), count_bits(other & ~pos.kings),
+            count_bits(other & pos.kings)};
+}
 
 // Every material with at least one piece per side, at most `max_pieces` pieces in all and at most
 // `max_per_side` per side, in a valid build order: fewer pieces first, then fewer men first (a
