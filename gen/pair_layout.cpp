@@ -12,7 +12,7 @@ PairLayout::PairLayout(const Material& m) : symmetric_(m.is_symmetric()) {
         if (idx.men_configs() >> 32) throw std::length_error(m.name() + ": too many men configurations");
         kings += idx.king_placements();
     }
-    if (kings >> 32) throw std::length_error(m.name() + ": too many king placements");
+    if (kings >> 31) throw std::length_error(m.name() + ": too many king placements");
 }
 
 std::uint64_t PairLayout::total_positions() const {

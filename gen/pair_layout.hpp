@@ -40,7 +40,8 @@ struct Subgame {
 
 class PairLayout {
 public:
-    // Throws std::length_error when local numbers would not fit in 32 bits.
+    // Throws std::length_error when local numbers would not fit in 31 bits (the solver's queues
+    // keep a flag in the 32nd).
     explicit PairLayout(const Material& m);
 
     int side_count() const { return static_cast<int>(indexes_.size()); }
@@ -71,20 +72,22 @@ public:
 
     // Every position of the partner block from which a king move leads to `pos` (of `block`): the
     // side that just moved (black in pos) slides a king back, and the result is seen from its side.
+    // The walk runs on the rotated board, where that side is white: rotating once per position
+    // instead of once per predecessor.
     template <typename Visit>
     void for_each_predecessor(const Subgame& g, int block, const Position& pos, Visit&& visit) const {
         const Block& pb = g.blocks[g.partner(block)];
         const PositionIndex& pidx = indexes_[pb.side];
-        const Bitboard empty = pos.empty();
-        const Bitboard black_kings = pos.black & pos.kings;
-        for (Bitboard kings = black_kings; kings; kings &= kings - 1) {
+        const Bitboard free = pidx.king_squares(pb.men);
+        const Bitboard empty = rotate_board(pos.empty());
+        const Bitboard movers = rotate_board(pos.black & pos.kings);
+        const Bitboard others = rotate_board(pos.white & pos.kings);
+        for (Bitboard kings = movers; kings; kings &= kings - 1) {
             const Bitboard king = kings & -kings;
-            for (int step : kDirections) {
-                for (Bitboard to = shift(king, step) & empty; to; to = shift(to, step) & empty) {
-                    const KingPlacement flipped{rotate_board(black_kings ^ king ^ to), rotate_board(pos.white & pos.kings)};
-                    visit(pb.local_offset + pidx.king_index(pb.men, flipped));
-                }
-            }
+            const Bitboard rest = movers ^ king;
+            for (int step : kDirections)
+                for (Bitboard from = shift(king, step) & empty; from; from = shift(from, step) & empty)
+                    visit(pb.local_offset + pidx.king_index_in(free, {rest | from, others}));
         }
     }
 

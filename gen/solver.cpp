@@ -18,6 +18,14 @@ constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is 
 constexpr std::uint8_t kCountMask = 0x7F;
 constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a subgame is one task
                                                            // (init and propagation both)
+// A settled position in a queue: its local number, with this bit set for a win. Carrying the value
+// saves a cache miss on the position's cell when its predecessors are gathered (PairLayout keeps
+// local numbers below 2^31).
+constexpr std::uint32_t kSettledWin = std::uint32_t{1} << 31;
+
+std::uint32_t settled_entry(std::uint64_t local, Value v) {
+    return static_cast<std::uint32_t>(local) | (v == Value::Win ? kSettledWin : 0);
+}
 
 // A position's state and counter share a cache line: settling a predecessor touches both.
 struct Cell {
@@ -27,7 +35,7 @@ struct Cell {
 
 struct Scratch {
     std::vector<Cell> cells;
-    std::vector<std::uint32_t> queue;
+    std::vector<std::uint32_t> queue;  // settled_entry of positions whose predecessors are still to settle
 };
 
 // The predecessors of one settled position, gathered (and their cells prefetched) one position
@@ -92,9 +100,10 @@ private:
         s.cells[local].counter = static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0));
     }
 
-    void gather_predecessors(const Subgame& g, std::uint32_t local, Scratch& s, PendingSettle& out) const {
-        out.value = static_cast<Value>(std::atomic_ref(s.cells[local].state).load(std::memory_order_relaxed) & kValueMask);
+    void gather_predecessors(const Subgame& g, std::uint32_t entry, Scratch& s, PendingSettle& out) const {
+        out.value = entry & kSettledWin ? Value::Win : Value::Loss;
         out.predecessors.clear();
+        const std::uint32_t local = entry & ~kSettledWin;
         const int block = g.block_of(local);
         const Block& b = g.blocks[block];
         const Position pos = layout_.position_at(b, local - b.local_offset);
@@ -104,8 +113,8 @@ private:
         });
     }
 
-    // Settles the gathered predecessors; returns through `settled` those that became losses or
-    // wins (draws need not be propagated). Safe to run for several positions at once: states
+    // Settles the gathered predecessors; returns through `settled` (as settled_entry) those that
+    // became losses or wins (draws need not be propagated). Safe to run for several positions at once: states
     // change only from unknown, by compare-and-swap, and counters by atomic decrement.
     template <typename Push>
     static void settle(const PendingSettle& p, Scratch& s, Push&& settled) {
@@ -114,14 +123,15 @@ private:
             if (state.load(std::memory_order_relaxed) != kUnknown) continue;
             std::uint8_t expected = kUnknown;
             if (p.value == Value::Loss) {
-                if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win))) settled(pred);
+                if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win)))
+                    settled(settled_entry(pred, Value::Win));
                 continue;
             }
             const std::uint8_t left = std::atomic_ref(s.cells[pred].counter).fetch_sub(1) - 1;
             if (left & kCountMask) continue;
             const bool draw = left & kHasDrawFlag;
             if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss)) && !draw)
-                settled(pred);
+                settled(settled_entry(pred, Value::Loss));
         }
     }
 
@@ -198,7 +208,7 @@ private:
         for (std::uint64_t i = 0; i < g.size; ++i) {
             const std::uint8_t v = s.cells[i].state & kValueMask;
             if (v == static_cast<std::uint8_t>(Value::Win) || v == static_cast<std::uint8_t>(Value::Loss))
-                s.queue.push_back(static_cast<std::uint32_t>(i));
+                s.queue.push_back(settled_entry(i, static_cast<Value>(v)));
         }
         propagate(g, s);
         for (int b = 0; b < g.block_count; ++b) {

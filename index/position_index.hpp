@@ -51,7 +51,13 @@ public:
     MenConfig men_config(std::uint64_t men_index) const;
 
     std::uint64_t king_index(const MenConfig& men, const KingPlacement& kings) const {
-        const Bitboard free = kBoard & ~(men.white_men | men.black_men);
+        return king_index_in(king_squares(men), kings);
+    }
+    // The squares the kings share when the men stand at `men`.
+    static Bitboard king_squares(const MenConfig& men) { return kBoard & ~(men.white_men | men.black_men); }
+    // king_index with `free` = king_squares(men), for callers that index many placements of one
+    // men configuration.
+    std::uint64_t king_index_in(Bitboard free, const KingPlacement& kings) const {
         const std::uint64_t white_rank = rank_in(kings.white_kings, free);
         const std::uint64_t black_rank = rank_in(kings.black_kings, free & ~kings.white_kings);
         return white_rank * black_king_placements_ + black_rank;
