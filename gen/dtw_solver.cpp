@@ -143,17 +143,13 @@ private:
         if (wdl == Value::Draw) return;
         const bool loss = wdl == Value::Loss;
         Dtw dtw = loss ? 0 : kDtwDraw;
-        int king_moves = 0;
-        for (const Move& m : generate_quiet_moves(pos)) {
-            if (pos.kings >> m.from & 1) {
-                ++king_moves;  // stays in the subgame
-                continue;
-            }
+        for (const Move& m : generate_quiet_man_moves(pos)) {
             const Dtw after = dtw_after_man_move(pos, apply_move(pos, m), b.side);
             if (loss && !dtw_is_win(after)) inconsistent(pos, "a loss with a move to a draw or a loss");
             if (loss) dtw = std::max(dtw, dtw_plus_one(after));
             if (!loss && dtw_is_loss(after)) dtw = std::min(dtw, dtw_plus_one(after));
         }
+        const std::size_t king_moves = count_quiet_king_moves(pos);  // they stay in the subgame
         if (king_moves >= kPendingMax) throw std::length_error("too many king moves for the DTW solver's counters");
         s.dtw[local] = dtw;
         if (loss) s.pending[local] = static_cast<std::uint8_t>(king_moves);

@@ -78,13 +78,8 @@ private:
             s.cells[local].state = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
             return;
         }
-        int king_moves = 0;
         bool has_draw = false;
-        for (const Move& m : generate_quiet_moves(pos)) {
-            if (pos.kings >> m.from & 1) {
-                ++king_moves;
-                continue;
-            }
+        for (const Move& m : generate_quiet_man_moves(pos)) {
             const Value v = value_after_man_move(pos, apply_move(pos, m), b.side);
             if (v == Value::Win) {
                 s.cells[local].state = static_cast<std::uint8_t>(Value::Win);
@@ -92,6 +87,7 @@ private:
             }
             has_draw |= v == Value::Draw;
         }
+        const std::size_t king_moves = count_quiet_king_moves(pos);
         if (king_moves == 0) {
             s.cells[local].state = static_cast<std::uint8_t>(has_draw ? Value::Draw : Value::Loss);
             return;

@@ -115,7 +115,7 @@ void generate_captures(const Position& pos, MoveList& out) {
 }
 
 template <Color Us>
-void generate_quiet(const Position& pos, MoveList& out) {
+void generate_man_moves(const Position& pos, MoveList& out) {
     const Bitboard empty = pos.empty();
     const Bitboard men = pos.men(Us);
     for (int step : {forward_left<Us>(), forward_right<Us>()}) {
@@ -124,6 +124,12 @@ void generate_quiet(const Position& pos, MoveList& out) {
             out.push(Move{0, static_cast<std::uint8_t>(to - step), static_cast<std::uint8_t>(to)});
         }
     }
+}
+
+template <Color Us>
+void generate_quiet(const Position& pos, MoveList& out) {
+    generate_man_moves<Us>(pos, out);
+    const Bitboard empty = pos.empty();
     for (Bitboard k = pos.kings_of(Us); k; k &= k - 1) {
         const int from = lowest_bit(k);
         for (int step : kDirections)
@@ -133,14 +139,20 @@ void generate_quiet(const Position& pos, MoveList& out) {
 }
 
 template <Color Us>
-std::size_t count_quiet(const Position& pos) {
+std::size_t count_king_moves(const Position& pos) {
     const Bitboard empty = pos.empty();
-    const Bitboard men = pos.men(Us);
-    std::size_t n = count_bits(shift(men, forward_left<Us>()) & empty) +
-                    count_bits(shift(men, forward_right<Us>()) & empty);
+    std::size_t n = 0;
     for (Bitboard k = pos.kings_of(Us); k; k &= k - 1)
         for (int step : kDirections) n += count_bits(slide(k & -k, step, empty));
     return n;
+}
+
+template <Color Us>
+std::size_t count_quiet(const Position& pos) {
+    const Bitboard empty = pos.empty();
+    const Bitboard men = pos.men(Us);
+    return count_bits(shift(men, forward_left<Us>()) & empty) + count_bits(shift(men, forward_right<Us>()) & empty) +
+           count_king_moves<Us>(pos);
 }
 
 template <Color Us>
@@ -214,6 +226,20 @@ MoveList generate_quiet_moves(const Position& pos) {
     else
         generate_quiet<Color::Black>(pos, out);
     return out;
+}
+
+MoveList generate_quiet_man_moves(const Position& pos) {
+    MoveList out;
+    if (pos.side_to_move == Color::White)
+        generate_man_moves<Color::White>(pos, out);
+    else
+        generate_man_moves<Color::Black>(pos, out);
+    return out;
+}
+
+std::size_t count_quiet_king_moves(const Position& pos) {
+    return pos.side_to_move == Color::White ? count_king_moves<Color::White>(pos)
+                                            : count_king_moves<Color::Black>(pos);
 }
 
 std::size_t count_moves(const Position& pos) {

@@ -53,6 +53,11 @@ MoveList generate_captures(const Position& pos);
 // The legal moves of a position whose side to move cannot capture (has_capture is false).
 MoveList generate_quiet_moves(const Position& pos);
 
+// generate_quiet_moves split in two, for the generator, which looks up the positions after the man
+// moves and only counts the king moves: the man moves, and the number of king moves.
+MoveList generate_quiet_man_moves(const Position& pos);
+std::size_t count_quiet_king_moves(const Position& pos);
+
 // Number of legal moves (faster than generating them when there is no capture).
 std::size_t count_moves(const Position& pos);
 
