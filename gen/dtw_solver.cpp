@@ -225,7 +225,8 @@ private:
                 const int block = g.block_of(local);
                 const Block& b = g.blocks[block];
                 const Position pos = position_at(b, local - b.local_offset);
-                layout_.for_each_predecessor(g, block, pos, [&](std::uint64_t pred) { relax(s, pred, s.dtw[local], pos); });
+                layout_.for_each_predecessor(g, block, pos,
+                                             [&](std::uint64_t pred, const KingPlacement&) { relax(s, pred, s.dtw[local], pos); });
             }
         }
     }

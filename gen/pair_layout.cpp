@@ -12,7 +12,7 @@ PairLayout::PairLayout(const Material& m) : symmetric_(m.is_symmetric()) {
         if (idx.men_configs() >> 32) throw std::length_error(m.name() + ": too many men configurations");
         kings += idx.king_placements();
     }
-    if (kings >> 31) throw std::length_error(m.name() + ": too many king placements");
+    if (kings >> 32) throw std::length_error(m.name() + ": too many king placements");
 }
 
 std::uint64_t PairLayout::total_positions() const {
@@ -56,9 +56,7 @@ Subgame PairLayout::subgame(std::uint32_t c) const {
 }
 
 Position PairLayout::position_at(const Block& b, std::uint64_t k) const {
-    const KingPlacement kings = indexes_[b.side].king_placement(b.men, k);
-    return Position{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
-                    kings.white_kings | kings.black_kings, Color::White};
+    return position_of(b, indexes_[b.side].king_placement(b.men, k));
 }
 
 }  // namespace dtb

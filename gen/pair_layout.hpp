@@ -40,8 +40,7 @@ struct Subgame {
 
 class PairLayout {
 public:
-    // Throws std::length_error when local numbers would not fit in 31 bits (the solver's queues
-    // keep a flag in the 32nd).
+    // Throws std::length_error when local numbers would not fit in 32 bits.
     explicit PairLayout(const Material& m);
 
     int side_count() const { return static_cast<int>(indexes_.size()); }
@@ -51,6 +50,10 @@ public:
 
     Subgame subgame(std::uint32_t config) const;
     Position position_at(const Block& b, std::uint64_t king_index) const;
+    static Position position_of(const Block& b, const KingPlacement& kings) {
+        return Position{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
+                        kings.white_kings | kings.black_kings, Color::White};
+    }
 
     // Runs solve(subgame) on every subgame: levels in order, the subgames of a level in parallel.
     template <typename Solve>
@@ -72,8 +75,8 @@ public:
 
     // Every position of the partner block from which a king move leads to `pos` (of `block`): the
     // side that just moved (black in pos) slides a king back, and the result is seen from its side.
-    // The walk runs on the rotated board, where that side is white: rotating once per position
-    // instead of once per predecessor.
+    // visit(local number, kings) for each. The walk runs on the rotated board, where that side is
+    // white: rotating once per position instead of once per predecessor.
     template <typename Visit>
     void for_each_predecessor(const Subgame& g, int block, const Position& pos, Visit&& visit) const {
         const Block& pb = g.blocks[g.partner(block)];
@@ -86,8 +89,10 @@ public:
             const Bitboard king = kings & -kings;
             const Bitboard rest = movers ^ king;
             for (int step : kDirections)
-                for (Bitboard from = shift(king, step) & empty; from; from = shift(from, step) & empty)
-                    visit(pb.local_offset + pidx.king_index_in(free, {rest | from, others}));
+                for (Bitboard from = shift(king, step) & empty; from; from = shift(from, step) & empty) {
+                    const KingPlacement kings{rest | from, others};
+                    visit(pb.local_offset + pidx.king_index_in(free, kings), kings);
+                }
         }
     }
 

@@ -18,14 +18,20 @@ constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is 
 constexpr std::uint8_t kCountMask = 0x7F;
 constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a subgame is one task
                                                            // (init and propagation both)
-// A settled position in a queue: its local number, with this bit set for a win. Carrying the value
-// saves a cache miss on the position's cell when its predecessors are gathered (PairLayout keeps
-// local numbers below 2^31).
-constexpr std::uint32_t kSettledWin = std::uint32_t{1} << 31;
+// A settled position whose predecessors are still to settle. It carries its value and its kings
+// (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
+// miss) nor unranks its index.
+struct Settled {
+    KingPlacement kings;
+    std::uint32_t local;
+    Value value;
+};
 
-std::uint32_t settled_entry(std::uint64_t local, Value v) {
-    return static_cast<std::uint32_t>(local) | (v == Value::Win ? kSettledWin : 0);
-}
+// A predecessor about to be settled, with its kings for the queue.
+struct Predecessor {
+    KingPlacement kings;
+    std::uint32_t local;
+};
 
 // A position's state and counter share a cache line: settling a predecessor touches both.
 struct Cell {
@@ -33,16 +39,19 @@ struct Cell {
     std::uint8_t counter;  // king moves whose value is not known yet; kHasDrawFlag
 };
 
+// One thread's buffers, kept from one subgame to the next: fresh memory costs a page fault every
+// 4 KiB, which took a fifth of the time on KKKMvK.
 struct Scratch {
     std::vector<Cell> cells;
-    std::vector<std::uint32_t> queue;  // settled_entry of positions whose predecessors are still to settle
+    std::vector<Settled> queue;  // also the frontier of a large subgame
+    tbb::enumerable_thread_specific<std::vector<Settled>> next_frontier;  // large subgames, per thread
 };
 
 // The predecessors of one settled position, gathered (and their cells prefetched) one position
 // ahead of their update: propagation is bound by the latency of these scattered accesses.
 struct PendingSettle {
     Value value = Value::Draw;
-    std::vector<std::uint32_t> predecessors;
+    std::vector<Predecessor> predecessors;
 };
 
 class PairSolver {
@@ -72,8 +81,7 @@ private:
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
     void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
         const std::uint64_t local = b.local_offset + k;
-        const Position pos{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
-                           kings.white_kings | kings.black_kings, Color::White};
+        const Position pos = PairLayout::position_of(b, kings);
         if (has_capture(pos)) {
             s.cells[local].state = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
             return;
@@ -96,44 +104,42 @@ private:
         s.cells[local].counter = static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0));
     }
 
-    void gather_predecessors(const Subgame& g, std::uint32_t entry, Scratch& s, PendingSettle& out) const {
-        out.value = entry & kSettledWin ? Value::Win : Value::Loss;
+    void gather_predecessors(const Subgame& g, const Settled& e, Scratch& s, PendingSettle& out) const {
+        out.value = e.value;
         out.predecessors.clear();
-        const std::uint32_t local = entry & ~kSettledWin;
-        const int block = g.block_of(local);
-        const Block& b = g.blocks[block];
-        const Position pos = layout_.position_at(b, local - b.local_offset);
-        layout_.for_each_predecessor(g, block, pos, [&](std::uint64_t pred) {
-            __builtin_prefetch(&s.cells[pred], 1);
-            out.predecessors.push_back(static_cast<std::uint32_t>(pred));
-        });
+        const int block = g.block_of(e.local);
+        layout_.for_each_predecessor(g, block, PairLayout::position_of(g.blocks[block], e.kings),
+                                     [&](std::uint64_t pred, const KingPlacement& kings) {
+                                         __builtin_prefetch(&s.cells[pred], 1);
+                                         out.predecessors.push_back({kings, static_cast<std::uint32_t>(pred)});
+                                     });
     }
 
-    // Settles the gathered predecessors; returns through `settled` (as settled_entry) those that
-    // became losses or wins (draws need not be propagated). Safe to run for several positions at once: states
+    // Settles the gathered predecessors; returns through `settled` those that became losses or
+    // wins (draws need not be propagated). Safe to run for several positions at once: states
     // change only from unknown, by compare-and-swap, and counters by atomic decrement.
     template <typename Push>
     static void settle(const PendingSettle& p, Scratch& s, Push&& settled) {
-        for (const std::uint32_t pred : p.predecessors) {
+        for (const auto& [kings, pred] : p.predecessors) {
             std::atomic_ref state(s.cells[pred].state);
             if (state.load(std::memory_order_relaxed) != kUnknown) continue;
             std::uint8_t expected = kUnknown;
             if (p.value == Value::Loss) {
                 if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win)))
-                    settled(settled_entry(pred, Value::Win));
+                    settled(Settled{kings, pred, Value::Win});
                 continue;
             }
             const std::uint8_t left = std::atomic_ref(s.cells[pred].counter).fetch_sub(1) - 1;
             if (left & kCountMask) continue;
             const bool draw = left & kHasDrawFlag;
             if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss)) && !draw)
-                settled(settled_entry(pred, Value::Loss));
+                settled(Settled{kings, pred, Value::Loss});
         }
     }
 
     // Settles the predecessors of frontier[begin, end), each gathered one position ahead.
     template <typename Push>
-    void settle_range(const Subgame& g, const std::vector<std::uint32_t>& frontier, std::size_t begin,
+    void settle_range(const Subgame& g, const std::vector<Settled>& frontier, std::size_t begin,
                       std::size_t end, Scratch& s, Push&& settled) const {
         PendingSettle current, next;
         if (begin != end) gather_predecessors(g, frontier[begin], s, current);
@@ -152,7 +158,7 @@ private:
         for (std::size_t head = 0;; ++head) {
             const bool ahead = head + 1 < s.queue.size();
             if (ahead) gather_predecessors(g, s.queue[head + 1], s, next);
-            settle(current, s, [&](std::uint32_t p) { s.queue.push_back(p); });
+            settle(current, s, [&](const Settled& p) { s.queue.push_back(p); });
             if (ahead) std::swap(current, next);
             else if (head + 1 < s.queue.size()) gather_predecessors(g, s.queue[head + 1], s, current);
             else return;
@@ -165,17 +171,19 @@ private:
             return;
         }
         // A large subgame (kings only, or nearly): settle one frontier at a time, in parallel.
-        std::vector<std::uint32_t> frontier = std::move(s.queue);
+        std::vector<Settled>& frontier = s.queue;
         while (!frontier.empty()) {
-            tbb::enumerable_thread_specific<std::vector<std::uint32_t>> next;
             tbb::this_task_arena::isolate([&] {
                 tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256), [&](const auto& r) {
-                    auto& out = next.local();
-                    settle_range(g, frontier, r.begin(), r.end(), s, [&](std::uint32_t p) { out.push_back(p); });
+                    auto& out = s.next_frontier.local();
+                    settle_range(g, frontier, r.begin(), r.end(), s, [&](const Settled& p) { out.push_back(p); });
                 });
             });
             frontier.clear();
-            for (auto& part : next) frontier.insert(frontier.end(), part.begin(), part.end());
+            for (auto& part : s.next_frontier) {
+                frontier.insert(frontier.end(), part.begin(), part.end());
+                part.clear();
+            }
         }
     }
 
@@ -197,15 +205,24 @@ private:
         });
     }
 
-    void solve_subgame(const Subgame& g) {
-        Scratch s;
-        s.cells.assign(g.size, Cell{kUnknown, 0});
-        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
-        for (std::uint64_t i = 0; i < g.size; ++i) {
-            const std::uint8_t v = s.cells[i].state & kValueMask;
-            if (v == static_cast<std::uint8_t>(Value::Win) || v == static_cast<std::uint8_t>(Value::Loss))
-                s.queue.push_back(settled_entry(i, static_cast<Value>(v)));
+    // Queues the positions of `block` that the first pass decided as wins or losses, in index order.
+    void queue_decided(const Block& block, Scratch& s) const {
+        const std::uint64_t n = layout_.index(block.side).king_placements();
+        KingPlacementWalker kings(layout_.index(block.side), block.men, 0);
+        for (std::uint64_t k = 0; k < n; ++k, kings.next()) {
+            const std::uint64_t local = block.local_offset + k;
+            const auto v = static_cast<Value>(s.cells[local].state & kValueMask);
+            if (v == Value::Win || v == Value::Loss)
+                s.queue.push_back({kings.current(), static_cast<std::uint32_t>(local), v});
         }
+    }
+
+    void solve_subgame(const Subgame& g) {
+        Scratch& s = scratch_.local();
+        s.cells.assign(g.size, Cell{kUnknown, 0});
+        s.queue.clear();
+        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
+        for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
         propagate(g, s);
         for (int b = 0; b < g.block_count; ++b) {
             const Block& block = g.blocks[b];
@@ -221,6 +238,7 @@ private:
     const ValueTables& finished_;
     PairLayout layout_;
     std::vector<std::vector<std::uint8_t>> values_;  // per side: Value or kUnknown, plus kCaptureFlag
+    tbb::enumerable_thread_specific<Scratch> scratch_;
 };
 
 }  // namespace

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Generator benchmark on one material pair, for comparing builds of dtb side by side: solves
+# MATERIAL and its mirror with each given dtb binary, ROUNDS times, the binaries interleaved within
+# each round (a shared machine drifts; compare medians), and checks that every binary wrote the same
+# bytes.
+#
+#   scripts/bench-gen-material.sh DB MATERIAL NAME=DTB [NAME=DTB ...]
+#
+#   DB        a database folder holding every material MATERIAL needs (e.g. a 2-5 build for a
+#             5-piece material); it is only read: the runs write into a scratch folder
+#   ROUNDS    rounds (default 3)
+#   THREADS   worker threads (default 1)
+#
+# Prints one line per run (round, name, solve seconds as dtb gen reports them) and the median of
+# each binary.
+set -euo pipefail
+
+if [[ $# -lt 3 ]]; then
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+fi
+db=$(cd "$1" && pwd)
+material=$2
+shift 2
+rounds=${ROUNDS:-3}
+threads=${THREADS:-1}
+white=${material%v*}
+black=${material#*v}
+mirror="${black}v${white}"
+pieces=$(( ${#material} - 1 ))
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+for f in "$db"/*.wdl; do
+  name=$(basename "$f" .wdl)
+  [[ "$name" == "$material" || "$name" == "$mirror" ]] || ln -s "$f" "$scratch/"
+done
+
+declare -A seconds
+for round in $(seq "$rounds"); do
+  for spec in "$@"; do
+    name=${spec%%=*}
+    dtb=${spec#*=}
+    rm -f "$scratch/$material.wdl" "$scratch/$mirror.wdl"
+    log=$("$dtb" gen --pieces "$pieces" --material "$material" --threads "$threads" --out "$scratch" 2>&1) || {
+      echo "bench-gen-material: $name failed:" >&2
+      echo "$log" | tail -5 >&2
+      exit 1
+    }
+    s=$(echo "$log" | tr '\r' '\n' | awk '$2 == "positions" { s = $13 } END { print s }')
+    echo "$round	$name	$s"
+    seconds[$name]+="$s "
+    for side in "$material" "$mirror"; do
+      if [[ -f "$scratch/$side.first" ]]; then
+        cmp -s "$scratch/$side.first" "$scratch/$side.wdl" || { echo "bench-gen-material: $name wrote another $side.wdl" >&2; exit 1; }
+      else
+        cp "$scratch/$side.wdl" "$scratch/$side.first"
+      fi
+    done
+  done
+done
+for spec in "$@"; do
+  name=${spec%%=*}
+  echo "${seconds[$name]}" | tr ' ' '\n' | sort -n | awk -v n="$name" 'NF { v[++c] = $1 }
+    END { printf "median\t%s\t%.1f\n", n, c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }'
+done
