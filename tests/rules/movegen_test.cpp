@@ -247,6 +247,20 @@ void expect_matches_reference(const Position& pos) {
     for (const Move& m : moves)
         ASSERT_EQ(test::ref::from_position(apply_move(pos, m)), test::ref::apply(board, test::ref::from_move(m)))
             << to_fen(pos) << " " << move_to_string(pos, m);
+    if (has_capture(pos)) return;
+    // The quiet moves as the database generator takes them: the man moves listed, the king moves counted.
+    std::set<test::ref::RefMove> expected_man_moves;
+    std::size_t expected_king_moves = 0;
+    for (const test::ref::RefMove& m : expected) {
+        if (pos.kings & square_bit(m.from))
+            ++expected_king_moves;
+        else
+            expected_man_moves.insert(m);
+    }
+    const MoveList man_moves = generate_quiet_man_moves(pos);
+    ASSERT_EQ(test::ref_moves_of(man_moves), expected_man_moves) << to_fen(pos);
+    ASSERT_EQ(man_moves.size(), expected_man_moves.size()) << to_fen(pos);
+    ASSERT_EQ(count_quiet_king_moves(pos), expected_king_moves) << to_fen(pos);
 }
 
 TEST(Movegen, MatchesReferenceOnRandomPositions) {
