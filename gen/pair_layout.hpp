@@ -90,8 +90,8 @@ public:
             const Bitboard rest = movers ^ king;
             for (int step : kDirections)
                 for (Bitboard from = shift(king, step) & empty; from; from = shift(from, step) & empty) {
-                    const KingPlacement kings{rest | from, others};
-                    visit(pb.local_offset + pidx.king_index_in(free, kings), kings);
+                    const KingPlacement placement{rest | from, others};
+                    visit(pb.local_offset + pidx.king_index_in(free, placement), placement);
                 }
         }
     }
