@@ -56,7 +56,7 @@ Subgame PairLayout::subgame(std::uint32_t c) const {
 }
 
 Position PairLayout::position_at(const Block& b, std::uint64_t k) const {
-    return position_of(b, indexes_[b.side].king_placement(b.men, k));
+    return compose_position(b.men, indexes_[b.side].king_placement(b.men, k));
 }
 
 }  // namespace dtb

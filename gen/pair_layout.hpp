@@ -50,10 +50,6 @@ public:
 
     Subgame subgame(std::uint32_t config) const;
     Position position_at(const Block& b, std::uint64_t king_index) const;
-    static Position position_of(const Block& b, const KingPlacement& kings) {
-        return Position{b.men.white_men | kings.white_kings, b.men.black_men | kings.black_kings,
-                        kings.white_kings | kings.black_kings, Color::White};
-    }
 
     // Runs solve(subgame) on every subgame: levels in order, the subgames of a level in parallel.
     template <typename Solve>

@@ -81,7 +81,7 @@ private:
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
     void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
         const std::uint64_t local = b.local_offset + k;
-        const Position pos = PairLayout::position_of(b, kings);
+        const Position pos = compose_position(b.men, kings);
         if (has_capture(pos)) {
             s.cells[local].state = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
             return;
@@ -108,7 +108,7 @@ private:
         out.value = e.value;
         out.predecessors.clear();
         const int block = g.block_of(e.local);
-        layout_.for_each_predecessor(g, block, PairLayout::position_of(g.blocks[block], e.kings),
+        layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, e.kings),
                                      [&](std::uint64_t pred, const KingPlacement& kings) {
                                          __builtin_prefetch(&s.cells[pred], 1);
                                          out.predecessors.push_back({kings, static_cast<std::uint32_t>(pred)});

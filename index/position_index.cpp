@@ -67,9 +67,7 @@ KingPlacement PositionIndex::king_placement(const MenConfig& men, std::uint64_t 
 
 Position PositionIndex::position(std::uint64_t index) const {
     const MenConfig men = men_config(index / king_placements_);
-    const KingPlacement kings = king_placement(men, index % king_placements_);
-    return Position{men.white_men | kings.white_kings, men.black_men | kings.black_kings,
-                    kings.white_kings | kings.black_kings, Color::White};
+    return compose_position(men, king_placement(men, index % king_placements_));
 }
 
 namespace {
@@ -132,9 +130,7 @@ void PositionWalker::next() {
 }
 
 void PositionWalker::place() {
-    const KingPlacement& k = kings_.current();
-    current_ = Position{men_.white_men | k.white_kings, men_.black_men | k.black_kings, k.white_kings | k.black_kings,
-                        Color::White};
+    current_ = compose_position(men_, kings_.current());
 }
 
 int men_advancement(const MenConfig& men) {

@@ -31,6 +31,12 @@ struct KingPlacement {
     Bitboard black_kings = 0;
 };
 
+// The white-to-move position with these men and kings.
+constexpr Position compose_position(const MenConfig& men, const KingPlacement& kings) {
+    return Position{men.white_men | kings.white_kings, men.black_men | kings.black_kings,
+                    kings.white_kings | kings.black_kings, Color::White};
+}
+
 class PositionIndex {
 public:
     explicit PositionIndex(Material material);

@@ -1,5 +1,7 @@
 #include "rules/movegen.hpp"
 
+#include <type_traits>
+
 namespace dtb {
 namespace {
 
@@ -203,53 +205,48 @@ struct PathSearch {
     }
 };
 
+// Calls visit(std::integral_constant<Color, side to move>), so that each entry point below
+// instantiates its work once per colour and dispatches in one place.
+template <typename Visit>
+decltype(auto) for_side_to_move(const Position& pos, Visit&& visit) {
+    if (pos.side_to_move == Color::White) return visit(std::integral_constant<Color, Color::White>{});
+    return visit(std::integral_constant<Color, Color::Black>{});
+}
+
 }  // namespace
 
 MoveList generate_moves(const Position& pos) {
-    return pos.side_to_move == Color::White ? generate_impl<Color::White>(pos)
-                                            : generate_impl<Color::Black>(pos);
+    return for_side_to_move(pos, [&](auto us) { return generate_impl<us()>(pos); });
 }
 
 MoveList generate_captures(const Position& pos) {
     MoveList out;
-    if (pos.side_to_move == Color::White)
-        generate_captures<Color::White>(pos, out);
-    else
-        generate_captures<Color::Black>(pos, out);
+    for_side_to_move(pos, [&](auto us) { generate_captures<us()>(pos, out); });
     return out;
 }
 
 MoveList generate_quiet_moves(const Position& pos) {
     MoveList out;
-    if (pos.side_to_move == Color::White)
-        generate_quiet<Color::White>(pos, out);
-    else
-        generate_quiet<Color::Black>(pos, out);
+    for_side_to_move(pos, [&](auto us) { generate_quiet<us()>(pos, out); });
     return out;
 }
 
 MoveList generate_quiet_man_moves(const Position& pos) {
     MoveList out;
-    if (pos.side_to_move == Color::White)
-        generate_man_moves<Color::White>(pos, out);
-    else
-        generate_man_moves<Color::Black>(pos, out);
+    for_side_to_move(pos, [&](auto us) { generate_man_moves<us()>(pos, out); });
     return out;
 }
 
 std::size_t count_quiet_king_moves(const Position& pos) {
-    return pos.side_to_move == Color::White ? count_king_moves<Color::White>(pos)
-                                            : count_king_moves<Color::Black>(pos);
+    return for_side_to_move(pos, [&](auto us) { return count_king_moves<us()>(pos); });
 }
 
 std::size_t count_moves(const Position& pos) {
-    return pos.side_to_move == Color::White ? count_impl<Color::White>(pos)
-                                            : count_impl<Color::Black>(pos);
+    return for_side_to_move(pos, [&](auto us) { return count_impl<us()>(pos); });
 }
 
 bool has_capture(const Position& pos) {
-    return pos.side_to_move == Color::White ? has_capture_impl<Color::White>(pos)
-                                            : has_capture_impl<Color::Black>(pos);
+    return for_side_to_move(pos, [&](auto us) { return has_capture_impl<us()>(pos); });
 }
 
 Position apply_move(const Position& pos, const Move& move) {
