@@ -1,9 +1,13 @@
 #include "gen/dtw_solver.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -79,6 +83,9 @@ Dtw DtwTables::resolve_captures(const Position& pos) const {
 namespace {
 
 constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a block is one task
+// Positions; below this a subgame settles on one thread. Its buckets are small, and a level has
+// many such subgames to keep the threads busy.
+constexpr std::uint64_t kParallelSettleThreshold = 1 << 20;
 
 // Per-position state inside a subgame.
 constexpr std::uint8_t kWin = 1;       // WDL: win for the side to move
@@ -87,13 +94,76 @@ constexpr std::uint8_t kFixed = 4;     // a capture position: its DTW is known f
 constexpr std::uint8_t kSettled = 8;   // its DTW is final
 constexpr std::uint8_t kPendingMax = 0xFF;
 
-struct Scratch {
-    std::vector<std::uint8_t> state;    // kWin / kLoss, kFixed, kSettled
-    std::vector<std::uint8_t> pending;  // for a loss: king moves whose successor has not settled
+// A position that may settle at its bucket's DTW. It carries its kings (the men are its
+// block's), so that settling it does not unrank its index.
+struct Queued {
+    KingPlacement kings;
+    std::uint32_t local;
+};
+
+// A position's state, counter and distance share one cache line: settling a successor touches
+// all three.
+struct Cell {
+    std::uint8_t state;    // kWin / kLoss, kFixed, kSettled
+    std::uint8_t pending;  // for a loss: king moves whose successor has not settled
     // Win: shortest DTW found so far (kDtwDraw: none yet). Loss: 1 + longest successor DTW seen
     // so far. Final once settled.
-    std::vector<Dtw> dtw;
-    std::vector<std::vector<std::uint32_t>> buckets;  // buckets[d]: positions that may settle at d
+    Dtw dtw;
+};
+
+// The predecessors of one queued position, gathered (and their cells prefetched) one position
+// ahead of their update: settling is bound by the latency of these scattered accesses.
+struct Gathered {
+    Queued queued{};
+    Position position{};
+    std::vector<Queued> predecessors;
+};
+
+// One thread's buffers, kept from one subgame to the next (fresh memory costs a page fault
+// every 4 KiB).
+struct Scratch {
+    std::vector<Cell> cells;
+    std::vector<std::vector<Queued>> buckets;  // buckets[d]: positions that may settle at d
+    Gathered current, next;                    // settling a small subgame
+    // Each thread settling one bucket of a large subgame: what it queues, with its DTW, and its
+    // gathered predecessors.
+    struct InParallel {
+        std::vector<std::pair<Dtw, Queued>> queued;
+        Gathered current, next;
+    };
+    tbb::enumerable_thread_specific<InParallel> in_parallel;
+};
+
+// How the settling threads read and change cells: one thread alone in a subgame with plain
+// loads and stores, several threads settling one bucket of a large subgame with atomics (locked
+// instructions, the hottest of a profile of the parallel settling, that one thread does not need).
+struct Alone {
+    template <typename T>
+    static T load(const T& field) { return field; }
+    static void set(std::uint8_t& state, std::uint8_t flag) { state |= flag; }
+    // Lowers dtw to `to` if that is lower; true if it did.
+    static bool lower(Dtw& dtw, Dtw to) { return to < dtw ? (dtw = to, true) : false; }
+    static void raise(Dtw& dtw, Dtw to) { dtw = std::max(dtw, to); }
+    // Counts one down; true if that was the last.
+    static bool count_down(std::uint8_t& pending) { return --pending == 0; }
+};
+
+struct Shared {
+    template <typename T>
+    static T load(T& field) { return std::atomic_ref(field).load(std::memory_order_relaxed); }
+    static void set(std::uint8_t& state, std::uint8_t flag) { std::atomic_ref(state).fetch_or(flag); }
+    static bool lower(Dtw& dtw, Dtw to) {
+        std::atomic_ref shared(dtw);
+        for (Dtw current = shared.load(std::memory_order_relaxed); to < current;)
+            if (shared.compare_exchange_weak(current, to)) return true;
+        return false;
+    }
+    static void raise(Dtw& dtw, Dtw to) {
+        std::atomic_ref shared(dtw);
+        for (Dtw current = shared.load(std::memory_order_relaxed); current < to;)
+            if (shared.compare_exchange_weak(current, to)) return;
+    }
+    static bool count_down(std::uint8_t& pending) { return std::atomic_ref(pending).fetch_sub(1) == 1; }
 };
 
 std::uint8_t wdl_flag(Value v) { return v == Value::Win ? kWin : v == Value::Loss ? kLoss : 0; }
@@ -105,16 +175,21 @@ std::uint8_t wdl_flag(Value v) { return v == Value::Win ? kWin : v == Value::Los
 class DtwPairSolver {
 public:
     DtwPairSolver(const Material& m, const ValueTables& wdl, const DtwTables& finished)
-        : wdl_(wdl), finished_(finished), layout_(m) {
-        for (int side = 0; side < layout_.side_count(); ++side)
+        : finished_(finished), layout_(m) {
+        for (int side = 0; side < layout_.side_count(); ++side) {
+            const Material& material = layout_.index(side).material();
+            wdl_[side] = wdl.table(material);
+            if (!wdl_[side]) throw std::logic_error("dtb dtw: the WDL values of " + material.name() + " are not loaded");
             dtw_.emplace_back(layout_.index(side).size(), kDtwDraw);
+            captures_.emplace_back(layout_.index(side).size());
+        }
     }
 
     std::vector<DtwMaterial> solve(const ProgressCallback& progress) {
         layout_.solve_by_level([&](const Subgame& g) { solve_subgame(g); }, progress);
         std::vector<DtwMaterial> out;
         for (int side = 0; side < layout_.side_count(); ++side)
-            out.push_back({layout_.index(side).material(), std::move(dtw_[side])});
+            out.push_back({layout_.index(side).material(), std::move(dtw_[side]), std::move(captures_[side])});
         return out;
     }
 
@@ -131,13 +206,14 @@ private:
         return dtw_[target][layout_.index(target).index(flip_colors(after))];
     }
 
-    void init_position(const Block& b, std::uint64_t k, Scratch& s) const {
+    void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
         const std::uint64_t local = b.local_offset + k;
-        const Position pos = position_at(b, k);
-        const Value wdl = wdl_.value_of(pos);
-        s.state[local] = wdl_flag(wdl);
+        const Position pos = compose_position(b.men, kings);
+        const Value wdl = wdl_[b.side]->get(b.base + k);  // the position's own index: no indexing
+        Cell& cell = s.cells[local];
+        cell.state = wdl_flag(wdl);
         if (has_capture(pos)) {
-            init_capture(pos, wdl, local, s);
+            init_capture(pos, wdl, cell);
             return;
         }
         if (wdl == Value::Draw) return;
@@ -151,115 +227,185 @@ private:
         }
         const std::size_t king_moves = count_quiet_king_moves(pos);  // they stay in the subgame
         if (king_moves >= kPendingMax) throw std::length_error("too many king moves for the DTW solver's counters");
-        s.dtw[local] = dtw;
-        if (loss) s.pending[local] = static_cast<std::uint8_t>(king_moves);
+        cell.dtw = dtw;
+        if (loss) cell.pending = static_cast<std::uint8_t>(king_moves);
     }
 
     // Every successor of a capture lies in a smaller material: the DTW is known at once, and the
-    // position takes no part in the king-move search (its quiet king moves are not legal).
-    void init_capture(const Position& pos, Value wdl, std::uint64_t local, Scratch& s) const {
+    // position takes no part in the king-move search (its quiet king moves are not legal). A draw
+    // has no DTW: its captures need not be searched.
+    void init_capture(const Position& pos, Value wdl, Cell& cell) const {
+        cell.state |= kFixed;
+        if (wdl == Value::Draw) return;
         const Dtw dtw = finished_.resolve_captures(pos);
         if (dtw_value(dtw) != wdl) inconsistent(pos, "capture search disagrees with the WDL value");
-        s.dtw[local] = dtw;
-        s.state[local] |= kFixed;
+        cell.dtw = dtw;
+    }
+
+    void init_range(const Block& block, std::uint64_t begin, std::uint64_t end, Scratch& s) const {
+        KingPlacementWalker kings(layout_.index(block.side), block.men, begin);
+        for (std::uint64_t k = begin; k != end; ++k, kings.next()) init_position(block, k, kings.current(), s);
     }
 
     void init_block(const Block& block, Scratch& s) const {
         const std::uint64_t n = layout_.index(block.side).king_placements();
         if (n < kParallelInitThreshold) {
-            for (std::uint64_t k = 0; k < n; ++k) init_position(block, k, s);
+            init_range(block, 0, n, s);
             return;
         }
         // Isolated so that a waiting thread does not pick up another subgame meanwhile.
         tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
-                for (std::uint64_t k = r.begin(); k != r.end(); ++k) init_position(block, k, s);
-            });
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024),
+                              [&](const auto& r) { init_range(block, r.begin(), r.end(), s); });
         });
     }
 
     // ---- the bucket queue ----
 
-    static void push(Scratch& s, Dtw d, std::uint64_t local) {
+    static void push(Scratch& s, Dtw d, std::uint64_t local, const KingPlacement& kings) {
         if (s.buckets.size() <= d) s.buckets.resize(std::size_t{d} + 1);
-        s.buckets[d].push_back(static_cast<std::uint32_t>(local));
+        s.buckets[d].push_back({kings, static_cast<std::uint32_t>(local)});
     }
 
-    // Positions whose DTW is already known or bounded after initialisation, in index order
-    // (sequentially, so that the result does not depend on the thread count).
-    static void seed_buckets(Scratch& s) {
-        for (std::uint64_t i = 0; i < s.state.size(); ++i) {
-            const std::uint8_t st = s.state[i];
-            const bool fixed = (st & kFixed) && (st & (kWin | kLoss));
-            const bool bounded_win = (st & kWin) && s.dtw[i] != kDtwDraw;  // by a man move
-            const bool final_loss = (st & kLoss) && s.pending[i] == 0;      // no king move
-            if (fixed || bounded_win || final_loss) push(s, s.dtw[i], i);
+    // Positions of `block` whose DTW is already known or bounded after initialisation, in index
+    // order (sequentially, so that the order of the queue does not depend on the thread count).
+    void seed_buckets(const Block& block, Scratch& s) const {
+        const std::uint64_t n = layout_.index(block.side).king_placements();
+        KingPlacementWalker kings(layout_.index(block.side), block.men, 0);
+        for (std::uint64_t k = 0; k < n; ++k, kings.next()) {
+            const std::uint64_t i = block.local_offset + k;
+            const Cell& c = s.cells[i];
+            const bool fixed = (c.state & kFixed) && (c.state & (kWin | kLoss));
+            const bool bounded_win = (c.state & kWin) && c.dtw != kDtwDraw;  // by a man move
+            const bool final_loss = (c.state & kLoss) && c.pending == 0;     // no king move
+            if (fixed || bounded_win || final_loss) push(s, c.dtw, i, kings.current());
         }
     }
 
-    // A king move from `pred` leads to a position that has just settled at `d`.
-    void relax(Scratch& s, std::uint64_t pred, Dtw d, const Position& settled) const {
-        const std::uint8_t st = s.state[pred];
+    // A king move from `q` leads to a position that has just settled at `d`; push(dtw, q) queues
+    // q when that settles a bound. With Access = Shared, safe for the positions of one bucket at
+    // once: a win's DTW only falls, by compare-and-swap (only the thread that lowers it queues it);
+    // a loss's bound only rises, and the thread that takes its counter to zero queues it, after
+    // every other thread's bound (they rise before they count down).
+    template <typename Access, typename Push>
+    static void relax(Scratch& s, const Queued& q, Dtw d, const Position& settled, Push&& push) {
+        Cell& cell = s.cells[q.local];
+        const std::uint8_t st = Access::load(cell.state);
         if (st & (kFixed | kSettled)) return;
+        const Dtw candidate = dtw_plus_one(d);
         if (dtw_is_loss(d)) {
             if (!(st & kWin)) inconsistent(settled, "a lost position reached by a move from a non-winning one");
-            const Dtw candidate = dtw_plus_one(d);
-            if (candidate < s.dtw[pred]) {
-                s.dtw[pred] = candidate;
-                push(s, candidate, pred);
-            }
+            if (Access::lower(cell.dtw, candidate)) push(candidate, q);
         } else if (st & kLoss) {
-            s.dtw[pred] = std::max(s.dtw[pred], dtw_plus_one(d));
-            if (--s.pending[pred] == 0) push(s, s.dtw[pred], pred);  // its last successor: the longest way is known
+            Access::raise(cell.dtw, candidate);
+            if (Access::count_down(cell.pending)) push(Access::load(cell.dtw), q);  // its last successor
+        }
+    }
+
+    // Gathers the predecessors of q and prefetches their cells and its own.
+    void gather(const Subgame& g, const Queued& q, Scratch& s, Gathered& out) const {
+        __builtin_prefetch(&s.cells[q.local], 1);
+        const int block = g.block_of(q.local);
+        out.queued = q;
+        out.position = compose_position(g.blocks[block].men, q.kings);
+        out.predecessors.clear();
+        layout_.for_each_predecessor(g, block, out.position, [&](std::uint64_t pred, const KingPlacement& kings) {
+            __builtin_prefetch(&s.cells[pred], 1);
+            out.predecessors.push_back({kings, static_cast<std::uint32_t>(pred)});
+        });
+    }
+
+    // Settles the gathered position at d, unless a shorter DTW has settled it already.
+    template <typename Access, typename Push>
+    static void settle_gathered(const Gathered& p, Dtw d, Scratch& s, Push&& push) {
+        Cell& cell = s.cells[p.queued.local];
+        if ((Access::load(cell.state) & kSettled) || Access::load(cell.dtw) != d) return;
+        Access::set(cell.state, kSettled);
+        for (const Queued& pred : p.predecessors) relax<Access>(s, pred, d, p.position, push);
+    }
+
+    // Settles bucket[begin, end) at d, each position's predecessors gathered one position ahead.
+    template <typename Access, typename Push>
+    void settle_range(const Subgame& g, const std::vector<Queued>& bucket, std::size_t begin, std::size_t end, Dtw d,
+                      Scratch& s, Gathered& current, Gathered& next, Push&& push) const {
+        if (begin != end) gather(g, bucket[begin], s, current);
+        for (std::size_t i = begin; i != end; ++i) {
+            if (i + 1 != end) gather(g, bucket[i + 1], s, next);
+            settle_gathered<Access>(current, d, s, push);
+            std::swap(current, next);
         }
     }
 
     // Settles positions in increasing DTW. Every step costs one ply, so a position is final when
     // its bucket comes up: a win by its shortest losing successor, a loss once all have settled.
+    // The positions of one bucket only queue positions of later buckets: a large subgame (kings
+    // only, or nearly) settles each bucket in parallel.
     void settle(const Subgame& g, Scratch& s) const {
+        const auto queue = [&s](Dtw d, const Queued& q) { push(s, d, q.local, q.kings); };
+        std::vector<Queued> bucket;
         for (std::size_t d = 0; d < s.buckets.size(); ++d) {
-            const std::vector<std::uint32_t> bucket = std::move(s.buckets[d]);  // pushes go to d + 1 and beyond
-            for (const std::uint32_t local : bucket) {
-                if ((s.state[local] & kSettled) || s.dtw[local] != d) continue;  // a stale, longer candidate
-                s.state[local] |= kSettled;
-                const int block = g.block_of(local);
-                const Block& b = g.blocks[block];
-                const Position pos = position_at(b, local - b.local_offset);
-                layout_.for_each_predecessor(g, block, pos,
-                                             [&](std::uint64_t pred, const KingPlacement&) { relax(s, pred, s.dtw[local], pos); });
-            }
+            bucket.swap(s.buckets[d]);  // nothing is queued at d while d settles
+            const auto dtw = static_cast<Dtw>(d);
+            if (g.size < kParallelSettleThreshold)
+                settle_range<Alone>(g, bucket, 0, bucket.size(), dtw, s, s.current, s.next, queue);
+            else
+                settle_bucket_in_parallel(g, bucket, dtw, s);
+            bucket.clear();
+            bucket.swap(s.buckets[d]);  // keeps its memory for the next subgame
+        }
+    }
+
+    void settle_bucket_in_parallel(const Subgame& g, const std::vector<Queued>& bucket, Dtw d, Scratch& s) const {
+        tbb::this_task_arena::isolate([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 256), [&](const auto& r) {
+                auto& [out, current, next] = s.in_parallel.local();
+                settle_range<Shared>(g, bucket, r.begin(), r.end(), d, s, current, next,
+                             [&out](Dtw t, const Queued& q) { out.push_back({t, q}); });
+            });
+        });
+        for (auto& part : s.in_parallel) {
+            for (const auto& [t, q] : part.queued) push(s, t, q.local, q.kings);
+            part.queued.clear();
         }
     }
 
     void write_block(const Block& block, const Scratch& s) {
         const std::uint64_t n = layout_.index(block.side).king_placements();
         Dtw* out = dtw_[block.side].data() + block.base;
+        CaptureBits& captures = captures_[block.side];
+        std::uint64_t word = block.base / 64, bits = 0;  // bits of captures' word `word`
         for (std::uint64_t k = 0; k < n; ++k) {
-            const std::uint64_t local = block.local_offset + k;
-            const std::uint8_t st = s.state[local];
-            const bool decided = st & (kWin | kLoss);
-            if (decided && !(st & kSettled)) inconsistent(position_at(block, k), "a WDL win or loss with no finite DTW");
-            if (decided && dtw_value(s.dtw[local]) != ((st & kWin) ? Value::Win : Value::Loss))
+            const Cell& c = s.cells[block.local_offset + k];
+            const std::uint64_t index = block.base + k;
+            if (index / 64 != word) {
+                captures.merge(word, bits);
+                word = index / 64, bits = 0;
+            }
+            if (c.state & kFixed) bits |= std::uint64_t{1} << (index % 64);
+            const bool decided = c.state & (kWin | kLoss);
+            if (decided && !(c.state & kSettled)) inconsistent(position_at(block, k), "a WDL win or loss with no finite DTW");
+            if (decided && dtw_value(c.dtw) != ((c.state & kWin) ? Value::Win : Value::Loss))
                 inconsistent(position_at(block, k), "DTW parity disagrees with the WDL value");
-            out[k] = decided ? s.dtw[local] : kDtwDraw;
+            out[k] = decided ? c.dtw : kDtwDraw;
         }
+        captures.merge(word, bits);
     }
 
     void solve_subgame(const Subgame& g) {
-        Scratch s;
-        s.state.assign(g.size, 0);
-        s.pending.assign(g.size, 0);
-        s.dtw.assign(g.size, kDtwDraw);
+        Scratch& s = scratch_.local();
+        s.cells.assign(g.size, Cell{0, 0, kDtwDraw});
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
-        seed_buckets(s);
+        for (int b = 0; b < g.block_count; ++b) seed_buckets(g.blocks[b], s);
         settle(g, s);
         for (int b = 0; b < g.block_count; ++b) write_block(g.blocks[b], s);
     }
 
-    const ValueTables& wdl_;
+    std::array<const PackedValues*, 2> wdl_{};  // per side: its material's values, captures resolved
     const DtwTables& finished_;
     PairLayout layout_;
     std::vector<std::vector<Dtw>> dtw_;  // per side, indexed like the material
+    std::vector<CaptureBits> captures_;  // per side
+    tbb::enumerable_thread_specific<Scratch> scratch_;
 };
 
 }  // namespace

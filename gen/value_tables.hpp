@@ -41,6 +41,12 @@ public:
     void remove(const Material& m);
     std::uint64_t bytes() const { return bytes_; }
 
+    // The values of m by index (white to move), or nullptr if m has not been added.
+    const PackedValues* table(const Material& m) const {
+        const Entry* e = slot(m);
+        return e ? &e->values : nullptr;
+    }
+
     // Value for the side to move of a position whose material has been added.
     Value value_of(const Position& pos) const;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -118,16 +119,35 @@ struct DtwBlockStats {
     std::uint64_t longest_win_index = 0;  // the first position of the block with that win
 };
 
-DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+// Whether positions of a material have a capture, asked in increasing index order from `first`:
+// the solver's bits when it gave them, else searched.
+class CaptureScan {
+public:
+    CaptureScan(const PositionIndex& index, const CaptureBits& bits, std::uint64_t first)
+        : bits_(bits), walked_to_(first) {
+        if (!bits.known()) walker_.emplace(index, first);
+    }
+    bool at(std::uint64_t i) {
+        if (!walker_) return bits_.test(i);
+        for (; walked_to_ < i; ++walked_to_) walker_->next();
+        return has_capture(walker_->current());
+    }
+
+private:
+    const CaptureBits& bits_;
+    std::uint64_t walked_to_;  // the walker's position
+    std::optional<PositionWalker> walker_;
+};
+
+DtwBlockStats dtw_block_stats(const PositionIndex& index, const DtwMaterial& solved, std::uint64_t first,
                               std::uint64_t count) {
     DtwBlockStats s;
-    PositionWalker walker(index, first);
+    CaptureScan captures(index, solved.captures, first);
     for (std::uint64_t i = first; i < first + count; ++i) {
-        if (i > first) walker.next();
-        const Dtw d = dtw[i];
+        const Dtw d = solved.dtw[i];
         // The longest win counts capture positions too (their DTW is exact in memory).
         if (dtw_is_win(d) && d > s.longest_win) s.longest_win = d, s.longest_win_index = i;
-        if (has_capture(walker.current()))
+        if (captures.at(i))
             ++s.captures;
         else if (d == kDtwDraw)
             ++s.draws;
@@ -141,14 +161,13 @@ DtwBlockStats dtw_block_stats(const PositionIndex& index, const std::vector<Dtw>
 
 // The numbers of one DTW block before encoding: DTW/2 of the positions whose distance is stored
 // (losses, and wins if `store_wins`), kDtwDontCare for the others.
-std::vector<std::uint16_t> dtw_block_halves(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+std::vector<std::uint16_t> dtw_block_halves(const PositionIndex& index, const DtwMaterial& solved, std::uint64_t first,
                                             std::uint64_t count, bool store_wins) {
     std::vector<std::uint16_t> halves(count);
-    PositionWalker walker(index, first);
+    CaptureScan captures(index, solved.captures, first);
     for (std::uint64_t j = 0; j < count; ++j) {
-        if (j > 0) walker.next();
-        const Dtw d = dtw[first + j];
-        const bool stored = d != kDtwDraw && (store_wins || dtw_is_loss(d)) && !has_capture(walker.current());
+        const Dtw d = solved.dtw[first + j];
+        const bool stored = d != kDtwDraw && (store_wins || dtw_is_loss(d)) && !captures.at(first + j);
         halves[j] = stored ? static_cast<std::uint16_t>(d / 2u) : kDtwDontCare;
     }
     return halves;
@@ -157,9 +176,9 @@ std::vector<std::uint16_t> dtw_block_halves(const PositionIndex& index, const st
 // The stored bytes of one DTW block, `width` bytes a number; don't-care positions repeat the
 // number stored before them in the block (0 at its start). Measured against the other fills by
 // `dtb bench format --dtw` (docs/FORMAT.md), for both stored classes.
-std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const std::vector<Dtw>& dtw, std::uint64_t first,
+std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const DtwMaterial& solved, std::uint64_t first,
                                           std::uint64_t count, std::uint32_t width, bool store_wins) {
-    std::vector<std::uint16_t> halves = dtw_block_halves(index, dtw, first, count, store_wins);
+    std::vector<std::uint16_t> halves = dtw_block_halves(index, solved, first, count, store_wins);
     fill_dtw_dont_care(halves, DtwFill::Previous);
     return lay_out_dtw(halves, width, DtwLayout::Plain);
 }
@@ -173,6 +192,8 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
     header.kind = format::FileKind::Dtw;
     header.material = solved.material;
     header.positions = solved.dtw.size();
+    if (solved.captures.known() && solved.captures.positions() != header.positions)
+        throw std::invalid_argument("the capture bits of " + solved.material.name() + " have the wrong size");
     header.positions_per_block = options.positions_per_block;
     header.block_count = (header.positions + header.positions_per_block - 1) / header.positions_per_block;
     const auto block_count_of = [&](std::uint64_t b) {
@@ -180,7 +201,7 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
     };
     std::vector<DtwBlockStats> stats(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
-        stats[b] = dtw_block_stats(index, solved.dtw, b * header.positions_per_block, block_count_of(b));
+        stats[b] = dtw_block_stats(index, solved, b * header.positions_per_block, block_count_of(b));
     });
     for (const DtwBlockStats& s : stats) {
         header.captures += s.captures;
@@ -204,7 +225,7 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
     std::vector<std::uint64_t> hashes(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
-        const auto raw = dtw_block_bytes(index, solved.dtw, b * header.positions_per_block, block_count_of(b), width,
+        const auto raw = dtw_block_bytes(index, solved, b * header.positions_per_block, block_count_of(b), width,
                                          options.dtw_store_wins);
         hashes[b] = XXH64(raw.data(), raw.size(), 0);
         compressed[b] = compress_block(raw, options.dtw_zstd_level);

@@ -17,8 +17,9 @@ struct WriteOptions {
     // with 32,760 and took a fifth less CPU to build KKMMvK; a cold probe stays near 10 us.
     std::uint32_t positions_per_block = 65'520;  // multiple of 5
     int zstd_level = 12;
-    // DTW files stay at 19: 11% smaller than 12 (docs/FORMAT.md), and they are 2-4 times the WDL size.
-    int dtw_zstd_level = 19;
+    // Level 9: compressing at 16 took 30% of the DTW pass of KKMMvK, at 9 3% (for 15% more
+    // bytes; docs/FORMAT.md, "DTW level"). Size is the goal met with room to spare.
+    int dtw_zstd_level = 9;
     // DTW files store the losses' distances only (encodings 4 and 5), the wins' being found by one
     // ply of search: 58% smaller on 2-4 pieces (docs/FORMAT.md). True writes every win's and
     // loss's distance (encodings 2 and 3, as before 2026-11-23): `dtb gen --dtw-store-wins`.

@@ -10,13 +10,15 @@
 #             5-piece material); it is only read: the runs write into a scratch folder
 #   ROUNDS    rounds (default 3)
 #   THREADS   worker threads (default 1)
+#   DTW       1: time the DTW pass instead (DB must hold the WDL files of MATERIAL too, and the
+#             DTW files of what it needs: a 2-5 build with --dtw for a 5-piece material)
 #
 # Prints one line per run (round, name, solve seconds as dtb gen reports them) and the median of
 # each binary.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 db=$(cd "$1" && pwd)
@@ -24,6 +26,12 @@ material=$2
 shift 2
 rounds=${ROUNDS:-3}
 threads=${THREADS:-1}
+ext=wdl
+extra=()
+if [[ "${DTW:-0}" == 1 ]]; then
+  ext=dtw
+  extra=(--dtw)
+fi
 white=${material%v*}
 black=${material#*v}
 mirror="${black}v${white}"
@@ -31,9 +39,10 @@ pieces=$(( ${#material} - 1 ))
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-for f in "$db"/*.wdl; do
-  name=$(basename "$f" .wdl)
-  [[ "$name" == "$material" || "$name" == "$mirror" ]] || ln -s "$f" "$scratch/"
+for f in "$db"/*.wdl "$db"/*.dtw; do
+  [[ -e "$f" ]] || continue
+  name=$(basename "$f")
+  [[ "$name" == "$material.$ext" || "$name" == "$mirror.$ext" ]] || ln -s "$f" "$scratch/"
 done
 
 declare -A seconds
@@ -41,20 +50,21 @@ for round in $(seq "$rounds"); do
   for spec in "$@"; do
     name=${spec%%=*}
     dtb=${spec#*=}
-    rm -f "$scratch/$material.wdl" "$scratch/$mirror.wdl"
-    log=$("$dtb" gen --pieces "$pieces" --material "$material" --threads "$threads" --out "$scratch" 2>&1) || {
+    rm -f "$scratch/$material.$ext" "$scratch/$mirror.$ext"
+    log=$("$dtb" gen --pieces "$pieces" --material "$material" --threads "$threads" "${extra[@]}" --out "$scratch" 2>&1) || {
       echo "bench-gen-material: $name failed:" >&2
       echo "$log" | tail -5 >&2
       exit 1
     }
-    s=$(echo "$log" | tr '\r' '\n' | awk '$2 == "positions" { s = $13 } END { print s }')
+    # The summary line of the pair's last file: its seconds count the whole pair.
+    s=$(echo "$log" | tr '\r' '\n' | awk '$2 == "positions" { s = $13 } $2 == "dtw" { s = $6 } END { print s }')
     echo "$round	$name	$s"
     seconds[$name]+="$s "
     for side in "$material" "$mirror"; do
       if [[ -f "$scratch/$side.first" ]]; then
-        cmp -s "$scratch/$side.first" "$scratch/$side.wdl" || { echo "bench-gen-material: $name wrote another $side.wdl" >&2; exit 1; }
+        cmp -s "$scratch/$side.first" "$scratch/$side.$ext" || { echo "bench-gen-material: $name wrote another $side.$ext" >&2; exit 1; }
       else
-        cp "$scratch/$side.wdl" "$scratch/$side.first"
+        cp "$scratch/$side.$ext" "$scratch/$side.first"
       fi
     done
   done

@@ -7,6 +7,8 @@
 #   PIECES     largest number of pieces (default 5)
 #   OUT        database folder, emptied first (default bench-db$PIECES)
 #   THREADS    worker threads (default: all cores)
+#   DTW        1: build the WDL files alone first, then everything again from scratch with --dtw,
+#              and print the cost of the DTW pass (the difference) and the size of the .dtw files
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -19,13 +21,21 @@ BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
 DTB="$BUILD_DIR/tools/dtb"
 [[ -x /usr/bin/time ]] || { echo "bench-gen: /usr/bin/time is needed (scripts/install-deps.sh installs it)" >&2; exit 1; }
 
-rm -rf "$OUT"
-args=(gen --pieces "$PIECES" --out "$OUT")
-[[ -n "$THREADS" ]] && args+=(--threads "$THREADS")
-echo "command: $DTB ${args[*]}"
-log=$(mktemp)
-/usr/bin/time -f "%e %M" -o "$log.time" "$DTB" "${args[@]}" 2>"$log"
-read -r seconds peak_kb <"$log.time"
+# Builds from scratch into $OUT with the extra arguments given; sets seconds and peak_kb.
+build_from_scratch() {
+  rm -rf "$OUT"
+  local args=(gen --pieces "$PIECES" --out "$OUT" "$@")
+  [[ -n "$THREADS" ]] && args+=(--threads "$THREADS")
+  echo "command: $DTB ${args[*]}"
+  local log
+  log=$(mktemp)
+  /usr/bin/time -f "%e %M" -o "$log.time" "$DTB" "${args[@]}" 2>"$log" || { tail -5 "$log" >&2; exit 1; }
+  read -r seconds peak_kb <"$log.time"
+  rm -f "$log" "$log.time"
+}
+
+build_from_scratch
+wdl_seconds=$seconds
 positions=$("$DTB" stats --db "$OUT" --tsv | awk 'NR > 1 { p += $6 } END { print p }')
 bytes=$("$DTB" stats --db "$OUT" --tsv | awk 'NR > 1 { b += $11 } END { print b }')
 printf 'pieces          2-%s\n' "$PIECES"
@@ -34,4 +44,13 @@ printf 'positions       %s\n' "$positions"
 awk -v p="$positions" -v s="$seconds" -v k="$peak_kb" \
   'BEGIN { printf "positions/s     %.0f\npeak memory     %.0f MiB\n", p / s, k / 1024 }'
 printf 'bytes on disk   %s\n' "$bytes"
-rm -f "$log" "$log.time"
+
+if [[ "${DTW:-0}" == 1 ]]; then
+  build_from_scratch --dtw
+  dtw_bytes=$(cat "$OUT"/*.dtw | wc -c)
+  printf 'with --dtw      %.1f s wall, peak %.0f MiB\n' "$seconds" "$(awk -v k="$peak_kb" 'BEGIN { print k / 1024 }')"
+  awk -v t="$seconds" -v w="$wdl_seconds" \
+    'BEGIN { printf "DTW pass        %.1f s, %.2f times the WDL build (goal: at most 1)\n", t - w, (t - w) / w }'
+  awk -v d="$dtw_bytes" -v b="$bytes" \
+    'BEGIN { printf "DTW bytes       %d, %.2f times the WDL files (goal: at most 3)\n", d, d / b }'
+fi

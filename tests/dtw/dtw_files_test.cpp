@@ -157,6 +157,24 @@ TEST_F(DtwFilesTest, LossesOnlyFilesIgnoreTheWinsDistances) {
     EXPECT_FALSE(read_bytes(root_ / "b" / "MvM.dtw") == read_bytes(root_ / "MvM.dtw"));
 }
 
+// The writer takes the capture positions from the solver when it gives them and searches for
+// them otherwise: the same bytes either way.
+TEST_F(DtwFilesTest, SameFileWithOrWithoutTheSolversCaptureBits) {
+    const InMemoryTables t = solve_in_memory(3, true);
+    const Material m{2, 0, 1, 0};
+    for (DtwMaterial& solved : solve_dtw_pair(m, t.wdl, t.dtw)) {
+        ASSERT_TRUE(solved.captures.known());
+        const DtwMaterial searched{solved.material, solved.dtw};
+        fs::create_directories(root_ / "bits");
+        fs::create_directories(root_ / "search");
+        write_dtw_file(root_ / "bits", solved, WriteOptions{});
+        write_dtw_file(root_ / "search", searched, WriteOptions{});
+        const std::string name = format::dtw_file_name(solved.material);
+        EXPECT_TRUE(read_bytes(root_ / "bits" / name) == read_bytes(root_ / "search" / name)) << name;
+        EXPECT_GT(TableFile(root_ / "bits" / name, format::FileKind::Dtw).header().captures, 0u) << name;
+    }
+}
+
 // A losses-only file whose checksums hold but whose losses are wrong: every loss of MvM stored as
 // 200 plies. The wins found from them (201) exceed the longest distance of the header, so the
 // loader (dtb gen resume, dtb verify) refuses the file and probe_dtw answers unknown, naming it;

@@ -6,6 +6,7 @@
 #include <tbb/global_control.h>
 
 #include "gen/dtw_solver.hpp"
+#include "index/position_index.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/gen/in_memory_tables.hpp"
@@ -118,6 +119,20 @@ TEST_F(DtwTest, SameResultWithOneThread) {
         if (m.pieces() < 3 || m > m.mirror()) continue;
         for (const DtwMaterial& d : solve_dtw_pair(m, wdl(), dtw()))
             EXPECT_EQ(d.dtw, *dtw().table(d.material)) << d.material.name();
+    }
+}
+
+// The solver marks exactly the capture positions (the writer trusts these marks instead of
+// searching every position again).
+TEST_F(DtwTest, CaptureBitsMarkExactlyTheCapturePositions) {
+    for (const Material& m : materials_in_build_order(3)) {
+        if (m > m.mirror()) continue;
+        for (const DtwMaterial& d : solve_dtw_pair(m, wdl(), dtw())) {
+            const PositionIndex index(d.material);
+            ASSERT_EQ(d.captures.positions(), index.size()) << d.material.name();
+            for (std::uint64_t i = 0; i < index.size(); ++i)
+                ASSERT_EQ(d.captures.test(i), has_capture(index.position(i))) << to_fen(index.position(i));
+        }
     }
 }
 
