@@ -82,7 +82,6 @@ Dtw DtwTables::resolve_captures(const Position& pos) const {
 
 namespace {
 
-constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a block is one task
 // Positions; below this a subgame settles on one thread. Its buckets are small, and a level has
 // many such subgames to keep the threads busy.
 constexpr std::uint64_t kParallelSettleThreshold = 1 << 20;
@@ -242,29 +241,16 @@ private:
         cell.dtw = dtw;
     }
 
-    void init_range(const Block& block, std::uint64_t begin, std::uint64_t end, Scratch& s) const {
-        KingPlacementWalker kings(layout_.index(block.side), block.men, begin);
-        for (std::uint64_t k = begin; k != end; ++k, kings.next()) init_position(block, k, kings.current(), s);
-    }
-
     void init_block(const Block& block, Scratch& s) const {
-        const std::uint64_t n = layout_.index(block.side).king_placements();
-        if (n < kParallelInitThreshold) {
-            init_range(block, 0, n, s);
-            return;
-        }
-        // Isolated so that a waiting thread does not pick up another subgame meanwhile.
-        tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024),
-                              [&](const auto& r) { init_range(block, r.begin(), r.end(), s); });
-        });
+        layout_.for_each_king_placement(
+            block, [&](std::uint64_t k, const KingPlacement& kings) { init_position(block, k, kings, s); });
     }
 
     // ---- the bucket queue ----
 
-    static void push(Scratch& s, Dtw d, std::uint64_t local, const KingPlacement& kings) {
+    static void push(Scratch& s, Dtw d, const Queued& q) {
         if (s.buckets.size() <= d) s.buckets.resize(std::size_t{d} + 1);
-        s.buckets[d].push_back({kings, static_cast<std::uint32_t>(local)});
+        s.buckets[d].push_back(q);
     }
 
     // Positions of `block` whose DTW is already known or bounded after initialisation, in index
@@ -278,7 +264,7 @@ private:
             const bool fixed = (c.state & kFixed) && (c.state & (kWin | kLoss));
             const bool bounded_win = (c.state & kWin) && c.dtw != kDtwDraw;  // by a man move
             const bool final_loss = (c.state & kLoss) && c.pending == 0;     // no king move
-            if (fixed || bounded_win || final_loss) push(s, c.dtw, i, kings.current());
+            if (fixed || bounded_win || final_loss) push(s, c.dtw, {kings.current(), static_cast<std::uint32_t>(i)});
         }
     }
 
@@ -341,7 +327,7 @@ private:
     // The positions of one bucket only queue positions of later buckets: a large subgame (kings
     // only, or nearly) settles each bucket in parallel.
     void settle(const Subgame& g, Scratch& s) const {
-        const auto queue = [&s](Dtw d, const Queued& q) { push(s, d, q.local, q.kings); };
+        const auto queue = [&s](Dtw d, const Queued& q) { push(s, d, q); };
         std::vector<Queued> bucket;
         for (std::size_t d = 0; d < s.buckets.size(); ++d) {
             bucket.swap(s.buckets[d]);  // nothing is queued at d while d settles
@@ -364,7 +350,7 @@ private:
             });
         });
         for (auto& part : s.in_parallel) {
-            for (const auto& [t, q] : part.queued) push(s, t, q.local, q.kings);
+            for (const auto& [t, q] : part.queued) push(s, t, q);
             part.queued.clear();
         }
     }

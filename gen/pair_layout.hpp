@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "index/position_index.hpp"
 
@@ -50,6 +51,27 @@ public:
 
     Subgame subgame(std::uint32_t config) const;
     Position position_at(const Block& b, std::uint64_t king_index) const;
+
+    // Calls visit(k, kings) for every king placement k of `block`, with its kings (walked, not
+    // unranked). A block of 2^16 placements or more is split over the threads, isolated so that a
+    // waiting thread does not pick up another subgame meanwhile.
+    template <typename Visit>
+    void for_each_king_placement(const Block& block, Visit&& visit) const {
+        const PositionIndex& index = indexes_[block.side];
+        const auto walk = [&](std::uint64_t begin, std::uint64_t end) {
+            KingPlacementWalker kings(index, block.men, begin);
+            for (std::uint64_t k = begin; k != end; ++k, kings.next()) visit(k, kings.current());
+        };
+        const std::uint64_t n = index.king_placements();
+        if (n < (std::uint64_t{1} << 16)) {
+            walk(0, n);
+            return;
+        }
+        tbb::this_task_arena::isolate([&] {
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024),
+                              [&](const auto& r) { walk(r.begin(), r.end()); });
+        });
+    }
 
     // Runs solve(subgame) on every subgame: levels in order, the subgames of a level in parallel.
     template <typename Solve>

@@ -16,8 +16,8 @@ namespace {
 constexpr std::uint8_t kUnknown = 3;
 constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is a draw
 constexpr std::uint8_t kCountMask = 0x7F;
-constexpr std::uint64_t kParallelInitThreshold = 1 << 16;  // positions; below this a subgame is one task
-                                                           // (init and propagation both)
+constexpr std::uint64_t kParallelPropagateThreshold = 1 << 16;  // positions; below this a subgame propagates
+                                                                // on one thread
 // A settled position whose predecessors are still to settle. It carries its value and its kings
 // (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
 // miss) nor unranks its index.
@@ -166,7 +166,7 @@ private:
     }
 
     void propagate(const Subgame& g, Scratch& s) const {
-        if (g.size < kParallelInitThreshold) {
+        if (g.size < kParallelPropagateThreshold) {
             settle_queue(g, s);
             return;
         }
@@ -187,22 +187,9 @@ private:
         }
     }
 
-    void init_range(const Block& block, std::uint64_t begin, std::uint64_t end, Scratch& s) const {
-        KingPlacementWalker kings(layout_.index(block.side), block.men, begin);
-        for (std::uint64_t k = begin; k != end; ++k, kings.next()) init_position(block, k, kings.current(), s);
-    }
-
     void init_block(const Block& block, Scratch& s) const {
-        const std::uint64_t n = layout_.index(block.side).king_placements();
-        if (n < kParallelInitThreshold) {
-            init_range(block, 0, n, s);
-            return;
-        }
-        // Isolated so that a waiting thread does not pick up another subgame meanwhile.
-        tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024),
-                              [&](const auto& r) { init_range(block, r.begin(), r.end(), s); });
-        });
+        layout_.for_each_king_placement(
+            block, [&](std::uint64_t k, const KingPlacement& kings) { init_position(block, k, kings, s); });
     }
 
     // Queues the positions of `block` that the first pass decided as wins or losses, in index order.
