@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "gen/progress.hpp"
+#include "gen/spill.hpp"
 #include "probe/table_file.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
@@ -95,6 +97,7 @@ public:
         fs::create_directories(options_.dir);
         FolderLock lock(options_.dir);
         check_existing_files(options_.dir);
+        if (options_.memory_bytes > 0) spill_.emplace(options_.dir / ".dtb-spill");
         const auto plan = build_plan(options_);
         std::set<Material> done;
         for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -102,23 +105,152 @@ public:
             if (done.count(m)) continue;
             done.insert(m);
             done.insert(m.mirror());
-            if (!has_file(options_.dir, m) || !has_file(options_.dir, m.mirror())) solve_and_write(m, i, plan.size());
-            if (options_.dtw && (!has_dtw_file(options_.dir, m) || !has_dtw_file(options_.dir, m.mirror())))
-                solve_dtw_and_write(m, i, plan.size());
+            const bool wdl_missing = !has_file(options_.dir, m) || !has_file(options_.dir, m.mirror());
+            const bool dtw_missing =
+                options_.dtw && (!has_dtw_file(options_.dir, m) || !has_dtw_file(options_.dir, m.mirror()));
+            if (wdl_missing || dtw_missing) make_room(plan, i, done);
+            if (wdl_missing) solve_and_write(m, i, plan.size());
+            if (dtw_missing) solve_dtw_and_write(m, i, plan.size());
             release_tables_not_needed(plan, i, done);
         }
         progress_.finish();
     }
 
 private:
-    void ensure_loaded(const Material& m) { load_finished_with_successors(options_.dir, m, tables_); }
+    // A table of finished values: the WDL or the DTW of one material.
+    struct Table {
+        Material material;
+        bool dtw = false;
+        auto operator<=>(const Table&) const = default;
+    };
 
-    // DTW of m for the materials built after it: from memory, else from its .dtw file.
-    void ensure_dtw_loaded(const Material& m) { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_); }
+    std::string scratch_name(const Table& t) const {
+        return t.dtw ? format::dtw_file_name(t.material) : format::wdl_file_name(t.material);
+    }
+
+    std::uint64_t positions_of(const Material& m) {
+        auto [it, added] = positions_.try_emplace(m, 0);
+        if (added) it->second = PositionIndex(m).size();
+        return it->second;
+    }
+
+    std::uint64_t bytes_of(const Table& t) {
+        const std::uint64_t n = positions_of(t.material);
+        return t.dtw ? n * sizeof(Dtw) : (n + 3) / 4;
+    }
+
+    bool in_memory(const Table& t) const { return t.dtw ? dtw_.contains(t.material) : tables_.contains(t.material); }
+
+    // The tables solving the pair of m reads: the WDL (and with --dtw the DTW) of every material
+    // either side reaches in one move, and for the DTW pass the pair's own WDL.
+    std::set<Table> tables_needed_by(const Material& m) const {
+        std::set<Table> out;
+        for (const Material& side : {m, m.mirror()}) {
+            if (options_.dtw) out.insert({side, false});
+            for (const Material& s : successor_materials(side)) {
+                out.insert({s, false});
+                if (options_.dtw) out.insert({s, true});
+            }
+        }
+        return out;
+    }
+
+    // Memory of the solvers themselves for the pair of m, beyond the tables they read: the WDL
+    // solver's byte a position and its packed copy; the DTW solver's distances (2 bytes a
+    // position), capture bits and the cells of its subgames.
+    std::uint64_t solver_bytes(const Material& m) {
+        const std::uint64_t pair = positions_of(m) + (m.mirror() == m ? 0 : positions_of(m.mirror()));
+        return options_.dtw ? pair * 5 / 2 : pair * 3 / 2;
+    }
+
+    // Before solving the pair of plan[current]: moves finished tables it does not read to scratch
+    // copies, those needed latest first, until what stays in memory, the tables it reads and its
+    // solver's memory fit in options_.memory_bytes (or nothing is left to move).
+    void make_room(const std::vector<Material>& plan, std::size_t current, const std::set<Material>& done) {
+        if (!spill_) return;
+        const auto needed_now = tables_needed_by(plan[current]);
+        std::uint64_t needed_bytes = solver_bytes(plan[current]);
+        for (const Table& t : needed_now) needed_bytes += bytes_of(t);
+        std::map<Table, std::size_t> next_use;  // absent: no later material reads it
+        for (std::size_t j = plan.size(); j-- > current + 1;)
+            if (!done.count(plan[j]))
+                for (const Table& t : tables_needed_by(plan[j])) next_use[t] = j;
+        std::vector<std::pair<std::size_t, Table>> movable;
+        std::uint64_t movable_bytes = 0;
+        for (const Material& m : plan)
+            for (const bool dtw : {false, true}) {
+                const Table t{m, dtw};
+                if (!in_memory(t) || needed_now.count(t)) continue;
+                const auto use = next_use.find(t);
+                movable.emplace_back(use == next_use.end() ? plan.size() : use->second, t);
+                movable_bytes += bytes_of(t);
+            }
+        std::sort(movable.begin(), movable.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        for (const auto& [use, t] : movable) {
+            if (movable_bytes + needed_bytes <= options_.memory_bytes) break;
+            move_to_scratch(t);
+            movable_bytes -= bytes_of(t);
+        }
+    }
+
+    void move_to_scratch(const Table& t) {
+        const std::string name = scratch_name(t);
+        if (!spill_->contains(name)) {
+            const auto start = std::chrono::steady_clock::now();
+            progress_.update("saving " + name + " to " + (options_.dir / ".dtb-spill").string(), 0);
+            if (t.dtw) {
+                const std::vector<Dtw>& d = *dtw_.table(t.material);
+                spill_->save(name, {reinterpret_cast<const std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)});
+            } else {
+                spill_->save(name, tables_.table(t.material)->raw());
+            }
+            log_scratch("saved", name, start);
+        }
+        if (t.dtw)
+            dtw_.remove(t.material);
+        else
+            tables_.remove(t.material);
+    }
+
+    // Takes t back from its scratch copy; false if it has none.
+    bool restore_from_scratch(const Table& t) {
+        const std::string name = scratch_name(t);
+        if (!spill_ || !spill_->contains(name)) return false;
+        const auto start = std::chrono::steady_clock::now();
+        progress_.update("loading " + name + " from " + (options_.dir / ".dtb-spill").string(), 0);
+        const std::uint64_t n = positions_of(t.material);
+        if (t.dtw) {
+            std::vector<Dtw> d(n);
+            spill_->load(name, {reinterpret_cast<std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)});
+            dtw_.add(t.material, std::move(d));
+        } else {
+            PackedValues values(n);
+            spill_->load(name, values.raw());
+            tables_.add(t.material, std::move(values));
+        }
+        log_scratch("loaded", name, start);
+        return true;
+    }
+
+    void log_scratch(const char* what, const std::string& name, std::chrono::steady_clock::time_point start) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "%-14s scratch copy %s, seconds %.1f, in memory %.2f GiB", name.c_str(), what,
+                      seconds, static_cast<double>(tables_.bytes() + dtw_.bytes()) / (1u << 30));
+        progress_.finish();
+        log_ << buf << '\n' << std::flush;
+    }
+
+    // The WDL of m: from memory, its scratch copy, or its file.
+    void ensure_loaded(const Material& m) { load_finished_with_successors(options_.dir, m, tables_, restore_); }
+
+    // The DTW of m: from memory, its scratch copy, or its .dtw file.
+    void ensure_dtw_loaded(const Material& m) {
+        load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, restore_);
+    }
 
     // Frees the tables of the materials that no material still to be built reaches in one move.
-    // All finished 6-piece tables would not fit in memory together (DTW: 2 bytes a position);
-    // a table freed too early is only read again from its file.
+    // (Scratch copies stay: they are small, and removed with the folder at the end.)
     void release_tables_not_needed(const std::vector<Material>& plan, std::size_t current,
                                    const std::set<Material>& done) {
         std::set<Material> needed;
@@ -148,7 +280,10 @@ private:
     void solve_dtw_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
         for (const Material& side : {m, m.mirror()}) {
             ensure_loaded(side);
-            for (const Material& s : successor_materials(side)) ensure_dtw_loaded(s);
+            for (const Material& s : successor_materials(side)) {
+                ensure_loaded(s);
+                ensure_dtw_loaded(s);
+            }
         }
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
@@ -186,6 +321,9 @@ private:
     ProgressLine progress_;
     ValueTables tables_;
     DtwTables dtw_;  // only filled with --dtw
+    std::optional<SpillFolder> spill_;  // with a memory limit only
+    const RestoreTable restore_ = [this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); };
+    std::map<Material, std::uint64_t> positions_;
 };
 
 }  // namespace
@@ -422,19 +560,24 @@ void load_finished_dtw_pair(const fs::path& dir, const Material& m, const ValueT
 
 // Promotion targets of m are not loaded with it: only solving m needs them (the builder loads
 // them then), and at 6 pieces their chains of promotions hold most of the positions.
-void load_finished_with_successors(const fs::path& dir, const Material& m, ValueTables& tables) {
-    if (tables.contains(m)) return;
-    for (const Material& s : capture_successor_materials(m)) load_finished_with_successors(dir, s, tables);
+void load_finished_with_successors(const fs::path& dir, const Material& m, ValueTables& tables,
+                                   const RestoreTable& restore) {
+    if (tables.contains(m) || (restore && restore(m, false))) return;
+    for (const Material& s : capture_successor_materials(m)) load_finished_with_successors(dir, s, tables, restore);
     load_finished(dir, m, tables);
 }
 
 // A win's DTW is found from the positions after its moves, so everything either side reaches in
-// one move is loaded first (WDL and DTW).
-void load_finished_dtw_with_successors(const fs::path& dir, const Material& m, ValueTables& wdl, DtwTables& dtw) {
-    if (dtw.contains(m)) return;
+// one move is loaded first (WDL and DTW; a restored DTW table may have come without its WDL).
+void load_finished_dtw_with_successors(const fs::path& dir, const Material& m, ValueTables& wdl, DtwTables& dtw,
+                                       const RestoreTable& restore) {
+    if (dtw.contains(m) || (restore && restore(m, true))) return;
     for (const Material& side : {m, m.mirror()}) {
-        for (const Material& s : successor_materials(side)) load_finished_dtw_with_successors(dir, s, wdl, dtw);
-        load_finished_with_successors(dir, side, wdl);
+        for (const Material& s : successor_materials(side)) {
+            load_finished_with_successors(dir, s, wdl, restore);
+            load_finished_dtw_with_successors(dir, s, wdl, dtw, restore);
+        }
+        load_finished_with_successors(dir, side, wdl, restore);
     }
     load_finished_dtw_pair(dir, m, wdl, dtw);
 }

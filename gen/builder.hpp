@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <vector>
 
@@ -17,6 +18,11 @@ struct BuildOptions {
     int max_per_side = 20;
     std::vector<Material> only;  // build just these (and what they need); empty: all of the plan
     bool dtw = false;            // also write a <material>.dtw file (distance to win) per material
+    // Finished tables that later materials need are kept in memory while the tables, the ones the
+    // next material needs and its solver's memory stay within this many bytes; beyond that the
+    // tables needed latest go to scratch copies in DIR/.dtb-spill until a material needs them.
+    // 0: no limit.
+    std::uint64_t memory_bytes = 0;
     WriteOptions write;
 };
 
@@ -50,15 +56,20 @@ void load_finished(const std::filesystem::path& dir, const Material& m, ValueTab
 // `dtw` then holds neither side.
 void load_finished_dtw_pair(const std::filesystem::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw);
 
-// Loads m's finished file into `tables` unless it is there, after the files its capture
-// positions need (recursively). Throws TableError.
-void load_finished_with_successors(const std::filesystem::path& dir, const Material& m, ValueTables& tables);
+// Puts the WDL (dtw false) or DTW table of a material in place from elsewhere than its file (the
+// builder's scratch copies); true if it did.
+using RestoreTable = std::function<bool(const Material&, bool dtw)>;
 
-// Loads the DTW of m and its mirror into `dtw` unless m is there, after the WDL and DTW of every
-// material either reaches in one move (recursively), and their WDL values into `wdl`. Throws
-// TableError.
+// Loads m's finished file into `tables` unless it is there (or `restore` puts it there), after
+// the files its capture positions need (recursively). Throws TableError.
+void load_finished_with_successors(const std::filesystem::path& dir, const Material& m, ValueTables& tables,
+                                   const RestoreTable& restore = {});
+
+// Loads the DTW of m and its mirror into `dtw` unless m is there (or `restore` puts it there),
+// after the WDL and DTW of every material either reaches in one move (recursively), and their WDL
+// values into `wdl`. Throws TableError.
 void load_finished_dtw_with_successors(const std::filesystem::path& dir, const Material& m, ValueTables& wdl,
-                                       DtwTables& dtw);
+                                       DtwTables& dtw, const RestoreTable& restore = {});
 
 // Runs the build; progress and summary lines go to `log` (stderr in the command line).
 // Throws on any failure; files finished before the failure stay valid.

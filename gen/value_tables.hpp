@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "gen/material_map.hpp"
@@ -25,6 +26,9 @@ public:
         b = static_cast<std::uint8_t>((b & ~(3 << s)) | (static_cast<int>(v) << s));
     }
     std::uint64_t bytes() const { return bits_.size(); }
+    // The packed bytes, as the builder's scratch copies keep them.
+    std::span<const std::uint8_t> raw() const { return bits_; }
+    std::span<std::uint8_t> raw() { return bits_; }
 
 private:
     std::vector<std::uint8_t> bits_;

@@ -1,9 +1,11 @@
 // `dtb gen`, `dtb verify`, `dtb stats`: building and checking databases.
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <thread>
 
 #include <tbb/global_control.h>
+#include <unistd.h>
 
 #include "gen/builder.hpp"
 #include "gen/verify.hpp"
@@ -30,6 +32,13 @@ std::unique_ptr<tbb::global_control> limit_threads(int threads) {
                                                  static_cast<std::size_t>(threads));
 }
 
+// Two thirds of this machine's memory: room for the page cache, the rest of the system and the
+// estimates' slack.
+double default_memory_gib() {
+    const double bytes = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+    return bytes > 0 ? std::floor(bytes * 2 / 3 / (1u << 30)) : 0;
+}
+
 struct GenOptions {
     std::string out = "db";
     int pieces = 4;
@@ -41,6 +50,7 @@ struct GenOptions {
     std::uint32_t block = WriteOptions{}.positions_per_block;
     bool dtw = false;
     bool dtw_store_wins = false;
+    double memory_gib = default_memory_gib();
 };
 
 int run_gen(const GenOptions& o) {
@@ -55,6 +65,7 @@ int run_gen(const GenOptions& o) {
     options.write.dtw_zstd_level = o.dtw_level;
     options.write.dtw_store_wins = o.dtw_store_wins;
     options.write.positions_per_block = o.block;
+    options.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
     build(options, std::cerr);
     return kExitOk;
 }
@@ -148,6 +159,11 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     gen->add_flag("--dtw", g->dtw, "Also write <material>.dtw files: distance to win in plies (docs/FORMAT.md)");
     gen->add_flag("--dtw-store-wins", g->dtw_store_wins,
                   "Store the wins' distances too (encodings 2, 3: 2.4 times larger on 2-4 pieces; no search at probe time)");
+    gen->add_option("--memory", g->memory_gib,
+                    "Memory the build stays near, in GiB (0: no limit). Finished tables a later material needs "
+                    "beyond it wait as scratch copies in OUT/.dtb-spill (default: two thirds of this machine's)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
     gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });
 

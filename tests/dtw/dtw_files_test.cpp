@@ -36,6 +36,7 @@ protected:
         o.only = std::move(only);
         o.dtw = true;
         o.write.dtw_store_wins = store_wins;
+        o.memory_bytes = memory_bytes_;
         std::ostringstream log;
         build(o, log);
         log_ = log.str();
@@ -61,6 +62,8 @@ protected:
         ADD_FAILURE() << "no such position in " << m.name();
         return {};
     }
+
+    std::uint64_t memory_bytes_ = 0;  // the builds' memory limit (0: none)
 
     static void flip_byte(const fs::path& file, std::uint64_t offset) {
         std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -258,6 +261,16 @@ TEST_F(DtwFilesTest, SameBytesWithOneOrTwoThreadsAndWdlUnchanged) {
     EXPECT_EQ(one.size(), 2 * plain.size());
     EXPECT_TRUE(one == two);
     for (const auto& [name, bytes] : plain) EXPECT_TRUE(one.at(name) == bytes) << name << " changed by --dtw";
+}
+
+TEST_F(DtwFilesTest, TablesMovedToScratchCopiesAndBackGiveTheSameBytes) {
+    build_dtw(root_ / "kept", 3);
+    memory_bytes_ = 1;  // every table the next material does not read leaves memory
+    build_dtw(root_ / "moved", 3);
+    EXPECT_NE(log_.find("scratch copy saved"), std::string::npos) << log_;
+    EXPECT_NE(log_.find("scratch copy loaded"), std::string::npos) << log_;
+    EXPECT_TRUE(files_of(root_ / "kept") == files_of(root_ / "moved"));
+    EXPECT_FALSE(fs::exists(root_ / "moved" / ".dtb-spill"));
 }
 
 TEST_F(DtwFilesTest, ResumeRebuildsDeletedDtwFiles) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dtb gen --dtw on 2-4 pieces: thread count does not change a byte, resume rebuilds a deleted
-# .dtw file identically, dtb probe --dtw reads the published longest wins, and dtb probe --moves
+# .dtw file identically, so do builds under a tiny --memory (every table the next material does
+# not read goes to a scratch copy and back), killed or not, dtb probe --dtw reads the published longest wins, and dtb probe --moves
 # --dtw gives each move the distance of the position after it.
 # Usage: gen_dtw_2_4.sh DTB WORKDIR
 set -euo pipefail
@@ -13,6 +14,16 @@ mkdir -p "$work"
 for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/two/$(basename "$f")"; done
 [ "$(ls "$work"/one/*.dtw | wc -l)" = 41 ] || { echo "expected 41 .dtw files"; exit 1; }
 rm "$work/two/MMvMM.dtw" "$work/two/KMvM.dtw"
+"$dtb" gen --pieces 4 --dtw --memory 0.000001 --out "$work/three" 2>"$work/three.log"
+grep -q "scratch copy loaded" "$work/three.log" || { echo "--memory moved no table out and back"; exit 1; }
+for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/three/$(basename "$f")"; done
+[ ! -e "$work/three/.dtb-spill" ] || { echo "scratch copies left behind"; exit 1; }
+"$dtb" gen --pieces 4 --dtw --memory 0.000001 --out "$work/killed" 2>/dev/null & pid=$!
+sleep 4; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+"$dtb" stats --db "$work/killed" >/dev/null
+"$dtb" gen --pieces 4 --dtw --memory 0.000001 --out "$work/killed" 2>/dev/null
+for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/killed/$(basename "$f")"; done
+[ ! -e "$work/killed/.dtb-spill" ] || { echo "scratch copies left after a kill and a resume"; exit 1; }
 "$dtb" gen --pieces 4 --dtw --out "$work/two" 2>/dev/null
 cmp "$work/one/MMvMM.dtw" "$work/two/MMvMM.dtw"
 cmp "$work/one/KMvM.dtw" "$work/two/KMvM.dtw"

@@ -15,6 +15,7 @@ expect_code() {  # expected-code description command...
 expect_code 2 "too many pieces" "$dtb" gen --pieces 12 --out "$work/x"
 expect_code 2 "unknown material" "$dtb" gen --pieces 3 --material KXvK --out "$work/x"
 expect_code 2 "material beyond --pieces" "$dtb" gen --pieces 3 --material KKKvK --out "$work/x"
+expect_code 2 "negative memory limit" "$dtb" gen --pieces 3 --memory -1 --out "$work/x"
 touch "$work/a-file"
 expect_code 3 "output is a file" "$dtb" gen --pieces 2 --out "$work/a-file"
 expect_code 3 "verify of a missing folder" "$dtb" verify --db "$work/nowhere"

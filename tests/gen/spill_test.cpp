@@ -1,0 +1,126 @@
+// Scratch copies of finished tables (gen/spill.hpp): exact round trips across chunk boundaries,
+// and a damaged, truncated or unwritable copy refused with an error, never read as other bytes.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <vector>
+
+#include "gen/spill.hpp"
+
+namespace dtb {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SpillTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        root_ = fs::temp_directory_path() /
+                ("dtb-spill-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(root_);
+    }
+    void TearDown() override { fs::remove_all(root_); }
+
+    // Bytes shaped like a DTW table: long runs of one value (draws) between random stretches.
+    static std::vector<std::uint8_t> table_like(std::size_t size, unsigned seed) {
+        std::mt19937 random(seed);
+        std::vector<std::uint8_t> out(size, 0xFF);
+        for (std::size_t i = 0; i < size; ++i)
+            if ((i / 4096) % 3 != 0) out[i] = static_cast<std::uint8_t>(random() % 40);
+        return out;
+    }
+
+    fs::path root_;
+};
+
+TEST_F(SpillTest, RoundTripsExactlyAcrossChunkBoundaries) {
+    SpillFolder spill(root_);
+    // 16 MiB is one chunk: sizes below, at and beyond it, and a single byte.
+    const std::size_t chunk = std::size_t{16} << 20;
+    for (const std::size_t size : {std::size_t{1}, std::size_t{70001}, chunk, chunk + 3, 2 * chunk + 12345}) {
+        const std::string name = std::to_string(size) + ".dtw";
+        const auto bytes = table_like(size, static_cast<unsigned>(size));
+        spill.save(name, bytes);
+        ASSERT_TRUE(spill.contains(name));
+        std::vector<std::uint8_t> back(size, 0x55);
+        spill.load(name, back);
+        EXPECT_TRUE(back == bytes) << size;
+    }
+    EXPECT_GT(spill.bytes_on_disk(), 0u);
+    EXPECT_LT(spill.bytes_on_disk(), 4 * chunk);  // compressed
+}
+
+TEST_F(SpillTest, SavingAgainReplacesTheCopy) {
+    SpillFolder spill(root_);
+    spill.save("A.wdl", table_like(5000, 1));
+    const auto second = table_like(5000, 2);
+    spill.save("A.wdl", second);
+    std::vector<std::uint8_t> back(5000);
+    spill.load("A.wdl", back);
+    EXPECT_TRUE(back == second);
+}
+
+TEST_F(SpillTest, WrongSizeOrUnknownNameIsRefused) {
+    SpillFolder spill(root_);
+    spill.save("A.wdl", table_like(1000, 1));
+    std::vector<std::uint8_t> back(999);
+    EXPECT_THROW(spill.load("A.wdl", back), std::logic_error);
+    EXPECT_THROW(spill.load("B.wdl", back), std::logic_error);
+}
+
+TEST_F(SpillTest, DamagedCopyIsRefused) {
+    SpillFolder spill(root_);
+    const auto bytes = table_like(200000, 3);
+    spill.save("A.dtw", bytes);
+    {
+        std::fstream f(root_ / "A.dtw", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        f.put('\x5a');
+        f.seekp(101);
+        f.put('\xa5');
+    }
+    std::vector<std::uint8_t> back(bytes.size());
+    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+}
+
+TEST_F(SpillTest, TruncatedCopyIsRefused) {
+    SpillFolder spill(root_);
+    const auto bytes = table_like(200000, 4);
+    spill.save("A.dtw", bytes);
+    fs::resize_file(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") / 2);
+    std::vector<std::uint8_t> back(bytes.size());
+    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+    fs::resize_file(root_ / "A.dtw", 3);
+    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+}
+
+TEST_F(SpillTest, FullDiskIsAnErrorAndStoresNothing) {
+    if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+    SpillFolder spill(root_);
+    fs::create_symlink("/dev/full", root_ / "A.dtw");  // every write there fails with ENOSPC
+    try {
+        spill.save("A.dtw", table_like(100000, 5));
+        ADD_FAILURE() << "saved on a full disk";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(spill.contains("A.dtw"));
+}
+
+TEST_F(SpillTest, LeftoversOfAKilledBuildAreRemovedAndTheFolderGoesAway) {
+    fs::create_directories(root_);
+    std::ofstream(root_ / "KKvKK.dtw") << "left by a killed build";
+    {
+        SpillFolder spill(root_);
+        EXPECT_FALSE(fs::exists(root_ / "KKvKK.dtw"));
+        EXPECT_FALSE(spill.contains("KKvKK.dtw"));
+        spill.save("KvK.wdl", table_like(10, 6));
+    }
+    EXPECT_FALSE(fs::exists(root_));
+}
+
+}  // namespace
+}  // namespace dtb
