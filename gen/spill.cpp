@@ -119,6 +119,11 @@ void SpillFolder::load(const std::string& name, std::span<std::uint8_t> out) con
     if (std::fseek(file.get(), -table_bytes, SEEK_END) != 0)
         throw std::runtime_error("scratch file " + path.string() + " is truncated");
     read_all(file.get(), frame_sizes.data(), frame_sizes.size() * sizeof(std::uint64_t), path);
+    // Sizes that do not add up to the file would make the reads below allocate whatever they say.
+    std::uint64_t frames_bytes = 0;
+    for (const std::uint64_t size : frame_sizes) frames_bytes += std::min<std::uint64_t>(size, fs::file_size(path));
+    if (frames_bytes + static_cast<std::uint64_t>(table_bytes) != fs::file_size(path))
+        throw std::runtime_error("scratch file " + path.string() + " is damaged (frame sizes)");
     std::rewind(file.get());
     for (std::uint64_t first = 0; first < footer.chunks; first += kChunksPerBatch) {
         const std::size_t count = std::min<std::uint64_t>(kChunksPerBatch, footer.chunks - first);

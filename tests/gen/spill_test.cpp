@@ -86,6 +86,21 @@ TEST_F(SpillTest, DamagedCopyIsRefused) {
     EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
 }
 
+TEST_F(SpillTest, DamagedFrameSizeIsRefusedWithoutReadingWhatItSays) {
+    SpillFolder spill(root_);
+    const auto bytes = table_like(200000, 7);
+    spill.save("A.dtw", bytes);
+    const auto size = fs::file_size(root_ / "A.dtw");
+    {
+        // The last frame size sits just before the footer (two 8-byte fields): make it huge.
+        std::fstream f(root_ / "A.dtw", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(size - 16 - 1));
+        f.put('\x7f');
+    }
+    std::vector<std::uint8_t> back(bytes.size());
+    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+}
+
 TEST_F(SpillTest, TruncatedCopyIsRefused) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 4);
