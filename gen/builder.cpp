@@ -195,8 +195,9 @@ private:
 
     void move_to_scratch(const Table& t) {
         const std::string name = scratch_name(t);
-        if (!spill_->contains(name)) {
-            const auto start = std::chrono::steady_clock::now();
+        const auto start = std::chrono::steady_clock::now();
+        const bool save = !spill_->contains(name);  // a copy, once saved, stays valid
+        if (save) {
             progress_.update("saving " + name + " to " + (options_.dir / ".dtb-spill").string(), 0);
             if (t.dtw) {
                 const std::vector<Dtw>& d = *dtw_.table(t.material);
@@ -204,12 +205,12 @@ private:
             } else {
                 spill_->save(name, tables_.table(t.material)->raw());
             }
-            log_scratch("saved", name, start);
         }
         if (t.dtw)
             dtw_.remove(t.material);
         else
             tables_.remove(t.material);
+        if (save) log_scratch("saved", name, start);
     }
 
     // Takes t back from its scratch copy; false if it has none.
