@@ -95,7 +95,7 @@ public:
 
     void run() {
         fs::create_directories(options_.dir);
-        FolderLock lock(options_.dir);
+        lock_.emplace(options_.dir);
         check_existing_files(options_.dir);
         if (options_.memory_bytes > 0) spill_.emplace(options_.dir / ".dtb-spill");
         const auto plan = build_plan(options_);
@@ -322,6 +322,7 @@ private:
     ProgressLine progress_;
     ValueTables tables_;
     DtwTables dtw_;  // only filled with --dtw
+    std::optional<FolderLock> lock_;    // declared before spill_: the copies go before the lock does
     std::optional<SpillFolder> spill_;  // with a memory limit only
     const RestoreTable restore_ = [this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); };
     std::map<Material, std::uint64_t> positions_;
