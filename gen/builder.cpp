@@ -108,10 +108,11 @@ public:
             const bool wdl_missing = !has_file(options_.dir, m) || !has_file(options_.dir, m.mirror());
             const bool dtw_missing =
                 options_.dtw && (!has_dtw_file(options_.dir, m) || !has_dtw_file(options_.dir, m.mirror()));
-            if (wdl_missing || dtw_missing) make_room(plan, i, done);
+            const auto next_read = next_reads(plan, i, done);
+            if (wdl_missing || dtw_missing) make_room(plan, i, next_read);
             if (wdl_missing) solve_and_write(m, i, plan.size());
             if (dtw_missing) solve_dtw_and_write(m, i, plan.size());
-            release_tables_not_needed(plan, i, done);
+            release_tables_not_read_again(plan, i, next_read);
         }
         progress_.finish();
     }
@@ -163,26 +164,34 @@ private:
         return options_.dtw ? pair * 5 / 2 : pair * 3 / 2;
     }
 
+    // Where in the plan each table is read next: the first pair after `current`, not yet done, that
+    // reads it. A table absent from the map is read by no pair still to be built.
+    std::map<Table, std::size_t> next_reads(const std::vector<Material>& plan, std::size_t current,
+                                            const std::set<Material>& done) const {
+        std::map<Table, std::size_t> out;
+        for (std::size_t j = plan.size(); j-- > current + 1;)
+            if (!done.count(plan[j]))
+                for (const Table& t : tables_needed_by(plan[j])) out[t] = j;
+        return out;
+    }
+
     // Before solving the pair of plan[current]: moves finished tables it does not read to scratch
-    // copies, those needed latest first, until what stays in memory, the tables it reads and its
+    // copies, those read latest first, until what stays in memory, the tables it reads and its
     // solver's memory fit in options_.memory_bytes (or nothing is left to move).
-    void make_room(const std::vector<Material>& plan, std::size_t current, const std::set<Material>& done) {
+    void make_room(const std::vector<Material>& plan, std::size_t current,
+                   const std::map<Table, std::size_t>& next_read) {
         if (!spill_) return;
         const auto needed_now = tables_needed_by(plan[current]);
         std::uint64_t needed_bytes = solver_bytes(plan[current]);
         for (const Table& t : needed_now) needed_bytes += bytes_of(t);
-        std::map<Table, std::size_t> next_use;  // absent: no later material reads it
-        for (std::size_t j = plan.size(); j-- > current + 1;)
-            if (!done.count(plan[j]))
-                for (const Table& t : tables_needed_by(plan[j])) next_use[t] = j;
         std::vector<std::pair<std::size_t, Table>> movable;
         std::uint64_t movable_bytes = 0;
-        for (const Material& m : plan)
+        for (const Material& finished : plan)
             for (const bool dtw : {false, true}) {
-                const Table t{m, dtw};
+                const Table t{finished, dtw};
                 if (!in_memory(t) || needed_now.count(t)) continue;
-                const auto use = next_use.find(t);
-                movable.emplace_back(use == next_use.end() ? plan.size() : use->second, t);
+                const auto read = next_read.find(t);
+                movable.emplace_back(read == next_read.end() ? plan.size() : read->second, t);
                 movable_bytes += bytes_of(t);
             }
         std::sort(movable.begin(), movable.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -250,21 +259,15 @@ private:
         load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, restore_);
     }
 
-    // Frees the tables of the materials that no material still to be built reaches in one move.
-    // (Scratch copies stay: they are small, and removed with the folder at the end.)
-    void release_tables_not_needed(const std::vector<Material>& plan, std::size_t current,
-                                   const std::set<Material>& done) {
-        std::set<Material> needed;
-        for (std::size_t j = current + 1; j < plan.size(); ++j)
-            if (!done.count(plan[j]))
-                for (const Material& side : {plan[j], plan[j].mirror()})
-                    for (const Material& s : successor_materials(side)) needed.insert(s);
+    // Frees the tables that no pair still to be built reads (scratch copies stay: they are small,
+    // and removed with the folder at the end).
+    void release_tables_not_read_again(const std::vector<Material>& plan, std::size_t current,
+                                       const std::map<Table, std::size_t>& next_read) {
         for (std::size_t j = 0; j <= current; ++j)
-            for (const Material& m : {plan[j], plan[j].mirror()})
-                if (!needed.count(m)) {
-                    tables_.remove(m);
-                    dtw_.remove(m);
-                }
+            for (const Material& m : {plan[j], plan[j].mirror()}) {
+                if (!next_read.count({m, false})) tables_.remove(m);
+                if (!next_read.count({m, true})) dtw_.remove(m);
+            }
     }
 
     static std::string label_of(const Material& m, std::size_t position, std::size_t plan_size) {

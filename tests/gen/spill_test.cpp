@@ -33,6 +33,13 @@ protected:
         return out;
     }
 
+    // Overwrites one byte of `file` in place.
+    static void put_byte(const fs::path& file, std::uint64_t offset, char byte) {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(offset));
+        f.put(byte);
+    }
+
     fs::path root_;
 };
 
@@ -75,13 +82,8 @@ TEST_F(SpillTest, DamagedCopyIsRefused) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 3);
     spill.save("A.dtw", bytes);
-    {
-        std::fstream f(root_ / "A.dtw", std::ios::in | std::ios::out | std::ios::binary);
-        f.seekp(100);
-        f.put('\x5a');
-        f.seekp(101);
-        f.put('\xa5');
-    }
+    put_byte(root_ / "A.dtw", 100, '\x5a');
+    put_byte(root_ / "A.dtw", 101, '\xa5');
     std::vector<std::uint8_t> back(bytes.size());
     EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
 }
@@ -90,13 +92,8 @@ TEST_F(SpillTest, DamagedFrameSizeIsRefusedWithoutReadingWhatItSays) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 7);
     spill.save("A.dtw", bytes);
-    const auto size = fs::file_size(root_ / "A.dtw");
-    {
-        // The last frame size sits just before the footer (two 8-byte fields): make it huge.
-        std::fstream f(root_ / "A.dtw", std::ios::in | std::ios::out | std::ios::binary);
-        f.seekp(static_cast<std::streamoff>(size - 16 - 1));
-        f.put('\x7f');
-    }
+    // The last frame size sits just before the footer (two 8-byte fields): make it huge.
+    put_byte(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") - 16 - 1, '\x7f');
     std::vector<std::uint8_t> back(bytes.size());
     EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
 }
