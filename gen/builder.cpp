@@ -252,11 +252,43 @@ private:
     }
 
     // The WDL of m: from memory, its scratch copy, or its file.
-    void ensure_loaded(const Material& m) { load_finished_with_successors(options_.dir, m, tables_, restore_); }
+    void ensure_loaded(const Material& m) {
+        logging_file_reads([&] { load_finished_with_successors(options_.dir, m, tables_, restore_); });
+    }
 
     // The DTW of m: from memory, its scratch copy, or its .dtw file.
     void ensure_dtw_loaded(const Material& m) {
-        load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, restore_);
+        logging_file_reads([&] { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, restore_); });
+    }
+
+    // Reading files back (on a resumed build, or a --dtw build beside finished WDL files) can take
+    // minutes a table at 6 pieces: capture positions are searched again and a losses-only .dtw
+    // derives its wins. Each file gets a line as its read starts, and each load one with its time.
+    template <typename Load>
+    void logging_file_reads(Load load) {
+        const std::size_t before = files_read_;
+        const auto start = std::chrono::steady_clock::now();
+        load();
+        if (files_read_ == before) return;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const std::size_t files = files_read_ - before;
+        char buf[120];
+        std::snprintf(buf, sizeof buf, "%zu file%s read back, seconds %.1f", files, files == 1 ? "" : "s", seconds);
+        log_ << buf << '\n' << std::flush;
+    }
+
+    // The restore hook of the loaders: the scratch copy if t has one, else t's file is read next.
+    bool restore_or_note_file_read(const Table& t) {
+        if (restore_from_scratch(t)) return true;
+        // A .dtw file is read with its mirror's (wins are derived from both sides' losses).
+        const Table mirror{t.material.mirror(), t.dtw};
+        const bool with_mirror = t.dtw && mirror != t && !in_memory(mirror);
+        files_read_ += with_mirror ? 2 : 1;
+        progress_.finish();
+        log_ << scratch_name(t) << (with_mirror ? " and " + scratch_name(mirror) : std::string())
+             << ": reading from the folder (not in memory, no scratch copy)\n"
+             << std::flush;
+        return false;
     }
 
     // Frees the tables that no pair still to be built reads (scratch copies stay: they are small,
@@ -327,7 +359,8 @@ private:
     DtwTables dtw_;  // only filled with --dtw
     std::optional<FolderLock> lock_;    // declared before spill_: the copies go before the lock does
     std::optional<SpillFolder> spill_;  // with a memory limit only
-    const RestoreTable restore_ = [this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); };
+    std::size_t files_read_ = 0;
+    const RestoreTable restore_ = [this](const Material& m, bool dtw) { return restore_or_note_file_read({m, dtw}); };
     std::map<Material, std::uint64_t> positions_;
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dtb gen --dtw on 2-4 pieces: thread count does not change a byte, resume rebuilds a deleted
-# .dtw file identically, so do builds under a tiny --memory (every table the next material does
+# .dtw file identically (and says which files it reads back), so do builds under a tiny --memory (every table the next material does
 # not read goes to a scratch copy and back), killed or not, dtb probe --dtw reads the published longest wins, and dtb probe --moves
 # --dtw gives each move the distance of the position after it.
 # Usage: gen_dtw_2_4.sh DTB WORKDIR
@@ -24,7 +24,9 @@ sleep 4; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
 "$dtb" gen --pieces 4 --dtw --memory 0.000001 --out "$work/killed" 2>/dev/null
 for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/killed/$(basename "$f")"; done
 [ ! -e "$work/killed/.dtb-spill" ] || { echo "scratch copies left after a kill and a resume"; exit 1; }
-"$dtb" gen --pieces 4 --dtw --out "$work/two" 2>/dev/null
+"$dtb" gen --pieces 4 --dtw --out "$work/two" 2>"$work/two.log"
+grep -q '^MMvMM.wdl: reading from the folder' "$work/two.log" && grep -q '^[0-9]* files\{0,1\} read back, seconds' "$work/two.log" ||
+  { echo "the resumed build did not say which files it read back:"; cat "$work/two.log"; exit 1; }
 cmp "$work/one/MMvMM.dtw" "$work/two/MMvMM.dtw"
 cmp "$work/one/KMvM.dtw" "$work/two/KMvM.dtw"
 out=$("$dtb" probe --db "$work/two" --dtw 'W:W21:B3,4' 'W:W40,44:B3' 'W:WK1:BK50')
