@@ -26,6 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // Holds an exclusive lock on DIR/.dtb-gen.lock so that two builds never write one folder.
 class FolderLock {
 public:
@@ -243,7 +247,7 @@ private:
     }
 
     void log_scratch(const char* what, const std::string& name, std::chrono::steady_clock::time_point start) {
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds = seconds_since(start);
         char buf[200];
         std::snprintf(buf, sizeof buf, "%-14s scratch copy %s, seconds %.1f, in memory %.2f GiB", name.c_str(), what,
                       seconds, static_cast<double>(tables_.bytes() + dtw_.bytes()) / (1u << 30));
@@ -270,7 +274,7 @@ private:
         const auto start = std::chrono::steady_clock::now();
         load();
         if (files_read_ == before) return;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds = seconds_since(start);
         const std::size_t files = files_read_ - before;
         char buf[120];
         std::snprintf(buf, sizeof buf, "%zu file%s read back, seconds %.1f", files, files == 1 ? "" : "s", seconds);
@@ -327,7 +331,7 @@ private:
         for (DtwMaterial& d : solved) {
             if (!has_dtw_file(options_.dir, d.material)) {
                 const WrittenFile written = write_dtw_file(options_.dir, d, options_.write);
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const double seconds = seconds_since(start);
                 progress_.finish();
                 log_ << dtw_summary_line(written, seconds) << '\n' << std::flush;
             }
@@ -344,7 +348,7 @@ private:
         for (const SolvedMaterial& s : solved) {
             if (!has_file(options_.dir, s.material)) {
                 const WrittenFile written = write_wdl_file(options_.dir, s, options_.write);
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                const double seconds = seconds_since(start);
                 progress_.finish();
                 log_ << summary_line(written, seconds) << '\n' << std::flush;
             }

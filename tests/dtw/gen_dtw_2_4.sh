@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # dtb gen --dtw on 2-4 pieces: thread count does not change a byte, resume rebuilds a deleted
-# .dtw file identically (and says which files it reads back), so do builds under a tiny --memory (every table the next material does
-# not read goes to a scratch copy and back), killed or not, dtb probe --dtw reads the published longest wins, and dtb probe --moves
-# --dtw gives each move the distance of the position after it.
+# .dtw file identically (and says which files it reads back), so do builds under a tiny --memory
+# (every table the next material does not read goes to a scratch copy and back), killed or not,
+# dtb probe --dtw reads the published longest wins, and dtb probe --moves --dtw gives each move
+# the distance of the position after it.
 # Usage: gen_dtw_2_4.sh DTB WORKDIR
 set -euo pipefail
 dtb=$1
