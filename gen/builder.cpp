@@ -113,10 +113,21 @@ public:
             const bool dtw_missing =
                 options_.dtw && (!has_dtw_file(options_.dir, m) || !has_dtw_file(options_.dir, m.mirror()));
             const auto next_read = next_reads(plan, i, done);
+            // make_room again once the tables are loaded: reading a file back can pull in
+            // tables that the pair does not read (a losses-only .dtw derives its wins from every
+            // material it reaches), and they must go before the solver allocates.
             if (wdl_missing || dtw_missing) make_room(plan, i, next_read);
-            if (wdl_missing) solve_and_write(m, i, plan.size());
-            if (dtw_missing) solve_dtw_and_write(m, i, plan.size());
-            release_tables_not_read_again(plan, i, next_read);
+            if (wdl_missing) {
+                load_wdl_inputs(m);
+                make_room(plan, i, next_read);
+                solve_and_write(m, i, plan.size());
+            }
+            if (dtw_missing) {
+                load_dtw_inputs(m);
+                make_room(plan, i, next_read);
+                solve_dtw_and_write(m, i, plan.size());
+            }
+            drop_tables_read_by_no_pair(plan, {}, next_read);  // scratch copies stay: removed with the folder
         }
         progress_.finish();
     }
@@ -179,13 +190,19 @@ private:
         return out;
     }
 
-    // Before solving the pair of plan[current]: moves finished tables it does not read to scratch
-    // copies, those read latest first, until what stays in memory, the tables it reads and its
-    // solver's memory fit in options_.memory_bytes (or nothing is left to move).
+    // Before loading and again before solving the pair of plan[current]: drops the tables that
+    // neither it nor a later pair reads (read back only to derive another table), then moves
+    // finished tables it does not read to scratch copies, those read latest first, until what
+    // stays in memory, the tables it reads and its solver's memory fit in options_.memory_bytes
+    // (or nothing is left to move).
     void make_room(const std::vector<Material>& plan, std::size_t current,
                    const std::map<Table, std::size_t>& next_read) {
-        if (!spill_) return;
         const auto needed_now = tables_needed_by(plan[current]);
+        for (const Table& t : drop_tables_read_by_no_pair(plan, needed_now, next_read)) {
+            progress_.finish();
+            log_ << scratch_name(t) << ": dropped from memory (read back for another table only)\n" << std::flush;
+        }
+        if (!spill_) return;
         std::uint64_t needed_bytes = solver_bytes(plan[current]);
         for (const Table& t : needed_now) needed_bytes += bytes_of(t);
         std::vector<std::pair<std::size_t, Table>> movable;
@@ -204,6 +221,25 @@ private:
             move_to_scratch(t);
             movable_bytes -= bytes_of(t);
         }
+    }
+
+    // Frees the tables in memory that neither `keep` nor a pair still to be built reads, and
+    // returns them.
+    std::vector<Table> drop_tables_read_by_no_pair(const std::vector<Material>& plan, const std::set<Table>& keep,
+                                                   const std::map<Table, std::size_t>& next_read) {
+        std::vector<Table> dropped;
+        for (const Material& finished : plan)
+            for (const Material& m : {finished, finished.mirror()})
+                for (const bool dtw : {false, true}) {
+                    const Table t{m, dtw};
+                    if (!in_memory(t) || keep.count(t) || next_read.count(t)) continue;
+                    if (dtw)
+                        dtw_.remove(m);
+                    else
+                        tables_.remove(m);
+                    dropped.push_back(t);
+                }
+        return dropped;
     }
 
     void move_to_scratch(const Table& t) {
@@ -295,17 +331,6 @@ private:
         return false;
     }
 
-    // Frees the tables that no pair still to be built reads (scratch copies stay: they are small,
-    // and removed with the folder at the end).
-    void release_tables_not_read_again(const std::vector<Material>& plan, std::size_t current,
-                                       const std::map<Table, std::size_t>& next_read) {
-        for (std::size_t j = 0; j <= current; ++j)
-            for (const Material& m : {plan[j], plan[j].mirror()}) {
-                if (!next_read.count({m, false})) tables_.remove(m);
-                if (!next_read.count({m, true})) dtw_.remove(m);
-            }
-    }
-
     static std::string label_of(const Material& m, std::size_t position, std::size_t plan_size) {
         // Appended piece by piece: "[" + std::string&& trips a false -Wrestrict in GCC 12.
         std::string label = "[";
@@ -317,7 +342,9 @@ private:
         return label;
     }
 
-    void solve_dtw_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
+    // What the DTW pass of the pair of m reads: its own WDL, and the WDL and DTW of every material
+    // either side reaches in one move.
+    void load_dtw_inputs(const Material& m) {
         for (const Material& side : {m, m.mirror()}) {
             ensure_loaded(side);
             for (const Material& s : successor_materials(side)) {
@@ -325,6 +352,15 @@ private:
                 ensure_dtw_loaded(s);
             }
         }
+    }
+
+    void load_wdl_inputs(const Material& m) {
+        for (const Material& side : {m, m.mirror()})
+            for (const Material& s : successor_materials(side)) ensure_loaded(s);
+    }
+
+    // Both solvers expect their inputs loaded (load_wdl_inputs, load_dtw_inputs).
+    void solve_dtw_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
         auto solved = solve_dtw_pair(m, tables_, dtw_, [&](double f) { progress_.update(label + " dtw", f); });
@@ -340,8 +376,6 @@ private:
     }
 
     void solve_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
-        for (const Material& side : {m, m.mirror()})
-            for (const Material& s : successor_materials(side)) ensure_loaded(s);
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
         auto solved = solve_material_pair(m, tables_, [&](double f) { progress_.update(label + " solving", f); });

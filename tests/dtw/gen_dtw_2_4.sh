@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # dtb gen --dtw on 2-4 pieces: thread count does not change a byte, resume rebuilds a deleted
-# .dtw file identically (and says which files it reads back), so do builds under a tiny --memory
+# .dtw file identically (and says which files it reads back, and drops those read back only to
+# derive another before solving), so do builds under a tiny --memory
 # (every table the next material does not read goes to a scratch copy and back), killed or not,
 # dtb probe --dtw reads the published longest wins, and dtb probe --moves --dtw gives each move
 # the distance of the position after it.
@@ -28,6 +29,8 @@ for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/killed/$(basena
 "$dtb" gen --pieces 4 --dtw --out "$work/two" 2>"$work/two.log"
 grep -q '^MMvMM.wdl: reading from the folder' "$work/two.log" && grep -q '^[0-9]* files\{0,1\} read back, seconds' "$work/two.log" ||
   { echo "the resumed build did not say which files it read back:"; cat "$work/two.log"; exit 1; }
+grep -q '^KvK.dtw: dropped from memory (read back for another table only)$' "$work/two.log" ||
+  { echo "the resumed build kept tables read back only to derive another:"; cat "$work/two.log"; exit 1; }
 cmp "$work/one/MMvMM.dtw" "$work/two/MMvMM.dtw"
 cmp "$work/one/KMvM.dtw" "$work/two/KMvM.dtw"
 out=$("$dtb" probe --db "$work/two" --dtw 'W:W21:B3,4' 'W:W40,44:B3' 'W:WK1:BK50')
