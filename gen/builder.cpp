@@ -293,12 +293,12 @@ private:
 
     // The WDL of m: from memory, its scratch copy, or its file.
     void ensure_loaded(const Material& m) {
-        logging_file_reads([&] { load_finished_with_successors(options_.dir, m, tables_, restore_); });
+        logging_file_reads([&] { load_finished_with_successors(options_.dir, m, tables_, hooks_); });
     }
 
     // The DTW of m: from memory, its scratch copy, or its .dtw file.
     void ensure_dtw_loaded(const Material& m) {
-        logging_file_reads([&] { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, restore_); });
+        logging_file_reads([&] { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, hooks_); });
     }
 
     // Reading files back (on a resumed build, or a --dtw build beside finished WDL files) can take
@@ -317,18 +317,11 @@ private:
         log_ << buf << '\n' << std::flush;
     }
 
-    // The restore hook of the loaders: the scratch copy if t has one, else t's file is read next.
-    bool restore_or_note_file_read(const Table& t) {
-        if (restore_from_scratch(t)) return true;
-        // A .dtw file is read with its mirror's (wins are derived from both sides' losses).
-        const Table mirror{t.material.mirror(), t.dtw};
-        const bool with_mirror = t.dtw && mirror != t && !in_memory(mirror);
-        files_read_ += with_mirror ? 2 : 1;
+    // The loaders' hook as a file's read starts.
+    void note_file_read(const fs::path& file) {
+        ++files_read_;
         progress_.finish();
-        log_ << scratch_name(t) << (with_mirror ? " and " + scratch_name(mirror) : std::string())
-             << ": reading from the folder (not in memory, no scratch copy)\n"
-             << std::flush;
-        return false;
+        log_ << file.filename().string() << ": reading from the folder (not in memory, no scratch copy)\n" << std::flush;
     }
 
     static std::string label_of(const Material& m, std::size_t position, std::size_t plan_size) {
@@ -398,7 +391,8 @@ private:
     std::optional<FolderLock> lock_;    // declared before spill_: the copies go before the lock does
     std::optional<SpillFolder> spill_;  // with a memory limit only
     std::size_t files_read_ = 0;
-    const RestoreTable restore_ = [this](const Material& m, bool dtw) { return restore_or_note_file_read({m, dtw}); };
+    const LoadHooks hooks_{[this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); },
+                           [this](const fs::path& file) { note_file_read(file); }};
     std::map<Material, std::uint64_t> positions_;
 };
 
@@ -502,7 +496,8 @@ std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material
     });
 }
 
-void load_finished(const fs::path& dir, const Material& m, ValueTables& tables) {
+void load_finished(const fs::path& dir, const Material& m, ValueTables& tables, const FileReadHook& reading) {
+    if (reading) reading(dir / format::wdl_file_name(m));
     const auto values = read_values(dir, m, [&](const Position& pos, Value) {
         return static_cast<std::uint8_t>(tables.resolve_captures(pos));
     });
@@ -614,13 +609,15 @@ void derive_wins(const TableFile& file, const Material& m, const ValueTables& wd
 
 }  // namespace
 
-void load_finished_dtw_pair(const fs::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw) {
+void load_finished_dtw_pair(const fs::path& dir, const Material& m, const ValueTables& wdl, DtwTables& dtw,
+                            const FileReadHook& reading) {
     std::vector<Material> sides = {m};
     if (m.mirror() != m) sides.push_back(m.mirror());
     std::erase_if(sides, [&](const Material& side) { return dtw.contains(side); });
     try {
         std::vector<std::unique_ptr<TableFile>> to_derive(sides.size());
         for (std::size_t k = 0; k < sides.size(); ++k) {
+            if (reading) reading(dir / format::dtw_file_name(sides[k]));
             LoadedDtw loaded = read_dtw_file(dir, sides[k], wdl, dtw);
             if (!loaded.file->header().dtw_stores_wins()) to_derive[k] = std::move(loaded.file);
             dtw.add(sides[k], std::move(loaded.dtw));
@@ -637,25 +634,25 @@ void load_finished_dtw_pair(const fs::path& dir, const Material& m, const ValueT
 // Promotion targets of m are not loaded with it: only solving m needs them (the builder loads
 // them then), and at 6 pieces their chains of promotions hold most of the positions.
 void load_finished_with_successors(const fs::path& dir, const Material& m, ValueTables& tables,
-                                   const RestoreTable& restore) {
-    if (tables.contains(m) || (restore && restore(m, false))) return;
-    for (const Material& s : capture_successor_materials(m)) load_finished_with_successors(dir, s, tables, restore);
-    load_finished(dir, m, tables);
+                                   const LoadHooks& hooks) {
+    if (tables.contains(m) || (hooks.restore && hooks.restore(m, false))) return;
+    for (const Material& s : capture_successor_materials(m)) load_finished_with_successors(dir, s, tables, hooks);
+    load_finished(dir, m, tables, hooks.reading);
 }
 
 // A win's DTW is found from the positions after its moves, so everything either side reaches in
 // one move is loaded first (WDL and DTW; a restored DTW table may have come without its WDL).
 void load_finished_dtw_with_successors(const fs::path& dir, const Material& m, ValueTables& wdl, DtwTables& dtw,
-                                       const RestoreTable& restore) {
-    if (dtw.contains(m) || (restore && restore(m, true))) return;
+                                       const LoadHooks& hooks) {
+    if (dtw.contains(m) || (hooks.restore && hooks.restore(m, true))) return;
     for (const Material& side : {m, m.mirror()}) {
         for (const Material& s : successor_materials(side)) {
-            load_finished_with_successors(dir, s, wdl, restore);
-            load_finished_dtw_with_successors(dir, s, wdl, dtw, restore);
+            load_finished_with_successors(dir, s, wdl, hooks);
+            load_finished_dtw_with_successors(dir, s, wdl, dtw, hooks);
         }
-        load_finished_with_successors(dir, side, wdl, restore);
+        load_finished_with_successors(dir, side, wdl, hooks);
     }
-    load_finished_dtw_pair(dir, m, wdl, dtw);
+    load_finished_dtw_pair(dir, m, wdl, dtw, hooks.reading);
 }
 
 void build(const BuildOptions& options, std::ostream& log) { Builder(options, log).run(); }
