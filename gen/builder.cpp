@@ -211,8 +211,7 @@ private:
             for (const bool dtw : {false, true}) {
                 const Table t{finished, dtw};
                 if (!in_memory(t) || needed_now.count(t)) continue;
-                const auto read = next_read.find(t);
-                movable.emplace_back(read == next_read.end() ? plan.size() : read->second, t);
+                movable.emplace_back(next_read.at(t), t);  // the tables no pair reads are dropped above
                 movable_bytes += bytes_of(t);
             }
         std::sort(movable.begin(), movable.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
