@@ -179,7 +179,7 @@ public:
             const Material& material = layout_.index(side).material();
             wdl_[side] = wdl.table(material);
             if (!wdl_[side]) throw std::logic_error("dtb dtw: the WDL values of " + material.name() + " are not loaded");
-            dtw_.emplace_back(layout_.index(side).size(), kDtwDraw);
+            dtw_.push_back(vector_on_huge_pages(layout_.index(side).size(), kDtwDraw));
             captures_.emplace_back(layout_.index(side).size());
         }
     }
@@ -379,7 +379,7 @@ private:
 
     void solve_subgame(const Subgame& g) {
         Scratch& s = scratch_.local();
-        s.cells.assign(g.size, Cell{0, 0, kDtwDraw});
+        assign_on_huge_pages(s.cells, g.size, Cell{0, 0, kDtwDraw});
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
         for (int b = 0; b < g.block_count; ++b) seed_buckets(g.blocks[b], s);
         settle(g, s);

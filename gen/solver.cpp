@@ -58,7 +58,7 @@ class PairSolver {
 public:
     PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), layout_(m) {
         for (int side = 0; side < layout_.side_count(); ++side)
-            values_.emplace_back(layout_.index(side).size(), kUnknown);
+            values_.push_back(vector_on_huge_pages(layout_.index(side).size(), kUnknown));
     }
 
     std::vector<SolvedMaterial> solve(const ProgressCallback& progress) {
@@ -206,7 +206,7 @@ private:
 
     void solve_subgame(const Subgame& g) {
         Scratch& s = scratch_.local();
-        s.cells.assign(g.size, Cell{kUnknown, 0});
+        assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
         s.queue.clear();
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
         for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "gen/huge_pages.hpp"
 #include "gen/material_map.hpp"
 
 #include "index/position_index.hpp"
@@ -17,7 +18,7 @@ namespace dtb {
 
 class PackedValues {
 public:
-    explicit PackedValues(std::uint64_t size) : bits_((size + 3) / 4, 0) {}
+    explicit PackedValues(std::uint64_t size) : bits_(vector_on_huge_pages<std::uint8_t>((size + 3) / 4, 0)) {}
     Value get(std::uint64_t i) const { return static_cast<Value>((bits_[i >> 2] >> ((i & 3) * 2)) & 3); }
     // Not safe for two threads writing positions of the same byte (i / 4) at once.
     void set(std::uint64_t i, Value v) {

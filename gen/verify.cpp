@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <ostream>
 #include <set>
 
 #include <tbb/parallel_for.h>
 
-#include "gen/builder.hpp"
+#include "gen/loader.hpp"
 #include "gen/dtw_solver.hpp"
 #include "probe/table_file.hpp"
 #include "rules/fen.hpp"
@@ -43,16 +44,48 @@ public:
         const auto present = materials_in_folder(dir_);
         present_.insert(present.begin(), present.end());
         std::vector<Material> targets = only.empty() ? present : only;
-        for (const Material& m : targets) {
-            if (!load(m)) continue;
-            if (!load(m.mirror())) continue;
-            const bool with_dtw = has_dtw_file(m) && load_dtw(m) && load_dtw(m.mirror());
-            check_material(m, with_dtw);
+        const auto last_read = last_reads(targets);
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            const Material& m = targets[i];
+            if (load(m) && load(m.mirror())) {
+                const bool with_dtw = has_dtw_file(m) && load_dtw(m) && load_dtw(m.mirror());
+                check_material(m, with_dtw);
+            }
+            drop_tables_read_before(i + 1, last_read);
         }
         return std::move(report_);
     }
 
 private:
+    // For each material, the last target whose check reads its tables: the target itself, its
+    // mirror, and what either reaches in one move.
+    static std::map<Material, std::size_t> last_reads(const std::vector<Material>& targets) {
+        std::map<Material, std::size_t> out;
+        for (std::size_t i = 0; i < targets.size(); ++i)
+            for (const Material& side : {targets[i], targets[i].mirror()}) {
+                out[side] = i;
+                for (const Material& s : successor_materials(side)) out[s] = i;
+            }
+        return out;
+    }
+
+    // Frees the tables that no target from `next` on reads (a 2-6 folder with distances to win
+    // would not fit in memory at once), also those loaded only to resolve another's captures.
+    void drop_tables_read_before(std::size_t next, const std::map<Material, std::size_t>& last_read) {
+        const auto unread = [&](const Material& m) {
+            const auto it = last_read.find(m);
+            return it == last_read.end() || it->second < next;
+        };
+        for (auto it = loaded_.begin(); it != loaded_.end();)
+            if (unread(*it)) {
+                tables_.remove(*it);
+                dtw_.remove(*it);
+                it = loaded_.erase(it);
+            } else {
+                ++it;
+            }
+    }
+
     // Loads m and everything it needs; false (with the reason recorded) when that fails.
     bool load(const Material& m) {
         if (tables_.contains(m)) return true;
@@ -64,6 +97,7 @@ private:
         try {
             log_ << "checking checksums of " << m.name() << '\n' << std::flush;
             load_finished(dir_, m, tables_);
+            loaded_.insert(m);
         } catch (const std::exception& e) {
             return fail(m, e.what());
         }
@@ -92,6 +126,7 @@ private:
             try {
                 log_ << "checking checksums of " << m.name() << " and its mirror (dtw)\n" << std::flush;
                 load_finished_dtw_pair(dir_, m, tables_, dtw_);
+                loaded_.insert({m, m.mirror()});
             } catch (const std::exception& e) {
                 report_.errors.push_back(m.name() + " (dtw): " + e.what());
                 ok = false;
@@ -157,6 +192,7 @@ private:
     std::set<Material> present_;
     std::set<Material> failed_;
     std::set<Material> dtw_failed_;
+    std::set<Material> loaded_;  // materials whose WDL (and maybe DTW) tables are in memory
     ValueTables tables_;
     DtwTables dtw_;
     VerifyReport report_;

@@ -1,6 +1,7 @@
 #include "index/material.hpp"
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 
 namespace dtb {
@@ -55,6 +56,28 @@ std::vector<Material> materials_in_build_order(int max_pieces, int max_per_side)
     };
     std::sort(all.begin(), all.end(), [&](const Material& a, const Material& b) { return key(a) < key(b); });
     return all;
+}
+
+std::vector<Material> successor_materials(const Material& m) {
+    std::set<Material> out;
+    const auto add = [&](Material after) {  // `after` seen from white, who just moved
+        if (after.black_pieces() > 0) out.insert(after.mirror());
+    };
+    if (m.white_men > 0) add({m.white_men - 1, m.white_kings + 1, m.black_men, m.black_kings});
+    for (int men = 0; men <= m.black_men; ++men)
+        for (int kings = 0; kings <= m.black_kings; ++kings) {
+            if (men + kings == m.black_pieces()) continue;  // nothing captured
+            add({m.white_men, m.white_kings, men, kings});
+            if (m.white_men > 0) add({m.white_men - 1, m.white_kings + 1, men, kings});
+        }
+    return {out.begin(), out.end()};
+}
+
+std::vector<Material> capture_successor_materials(const Material& m) {
+    std::vector<Material> out;
+    for (const Material& s : successor_materials(m))
+        if (s.pieces() < m.pieces()) out.push_back(s);
+    return out;
 }
 
 }  // namespace dtb

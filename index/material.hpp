@@ -52,4 +52,12 @@ inline Material material_of(const Position& pos) {
 // capture removes a piece, a promotion turns a man into a king), a material right before its mirror.
 std::vector<Material> materials_in_build_order(int max_pieces, int max_per_side = 20);
 
+// Materials a position of `m` (white to move) can reach in one move other than m's mirror:
+// promotions and captures, seen from the side to move after the move. Empty sides are left out.
+std::vector<Material> successor_materials(const Material& m);
+
+// The successor materials with fewer pieces (after a capture): all that reading m's file needs,
+// since its don't-care positions are resolved by capture search.
+std::vector<Material> capture_successor_materials(const Material& m);
+
 }  // namespace dtb

@@ -12,6 +12,7 @@
 
 #include "gen/builder.hpp"
 #include "gen/encoding.hpp"
+#include "gen/loader.hpp"
 #include "gen/solver.hpp"
 #include "gen/verify.hpp"
 #include "probe/table_file.hpp"

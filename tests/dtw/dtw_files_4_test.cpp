@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/dtw_solver.hpp"
+#include "gen/loader.hpp"
 #include "index/position_index.hpp"
 #include "probe/table_file.hpp"
 #include "probe/tablebase.hpp"

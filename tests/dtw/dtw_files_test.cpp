@@ -9,6 +9,7 @@
 #include <map>
 
 #include "gen/dtw_solver.hpp"
+#include "gen/loader.hpp"
 #include "index/position_index.hpp"
 #include "probe/dtb.h"
 #include "probe/table_file.hpp"

@@ -48,12 +48,18 @@ TEST_F(BuildTest, ResumesAfterAnInterruptionAndRebuildsOnlyWhatIsMissing) {
     EXPECT_THAT(log_, ::testing::Not(HasSubstr("KvK ")));
 }
 
-TEST_F(BuildTest, RefusesACorruptFinishedFile) {
-    build_into(root_, 2);
-    const fs::path f = root_ / "KvK.wdl";
+// Flips a bit in the last block of a finished file; returns the file's new bytes.
+std::string corrupt_last_block(const fs::path& f) {
     std::string bytes = read_bytes(f);
     bytes[bytes.size() - 3] ^= 0x40;
     std::ofstream(f, std::ios::binary | std::ios::trunc) << bytes;
+    return bytes;
+}
+
+TEST_F(BuildTest, RefusesACorruptFinishedFile) {
+    build_into(root_, 2);
+    const fs::path f = root_ / "KvK.wdl";
+    const std::string bytes = corrupt_last_block(f);
     try {
         build_into(root_, 3);
         FAIL() << "a corrupt KvK.wdl was used";
@@ -62,6 +68,31 @@ TEST_F(BuildTest, RefusesACorruptFinishedFile) {
         EXPECT_THAT(e.what(), HasSubstr("corrupt"));
     }
     EXPECT_EQ(read_bytes(f), bytes);  // nothing is deleted or overwritten
+}
+
+// A finished file that no material still to build reads is checked too: rerunning the same build
+// must not call a damaged folder finished.
+TEST_F(BuildTest, RefusesACorruptBlockInAFileNothingReadsAgain) {
+    build_into(root_, 2);
+    const fs::path f = root_ / "KvK.wdl";
+    const std::string bytes = corrupt_last_block(f);
+    try {
+        build_into(root_, 2);
+        FAIL() << "a build over a corrupt KvK.wdl called it finished";
+    } catch (const TableError& e) {
+        EXPECT_THAT(e.what(), HasSubstr("KvK.wdl"));
+        EXPECT_THAT(e.what(), HasSubstr("delete the file"));
+    }
+    EXPECT_EQ(read_bytes(f), bytes);
+}
+
+TEST_F(BuildTest, RemovesOnlyTheTemporaryFilesItMakes) {
+    for (const char* name : {"KMvK.wdl.tmp", "KvK.dtw.tmp", "notes.tmp", "KvK.tmp", "XvY.wdl.tmp"})
+        std::ofstream(root_ / name) << "someone's bytes";
+    build_into(root_, 2);
+    EXPECT_FALSE(fs::exists(root_ / "KMvK.wdl.tmp"));
+    EXPECT_FALSE(fs::exists(root_ / "KvK.dtw.tmp"));
+    for (const char* name : {"notes.tmp", "KvK.tmp", "XvY.wdl.tmp"}) EXPECT_TRUE(fs::exists(root_ / name)) << name;
 }
 
 TEST_F(BuildTest, RefusesFilesOfAnotherFormatVersion) {

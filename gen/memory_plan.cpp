@@ -1,0 +1,78 @@
+#include "gen/memory_plan.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "gen/dtw_solver.hpp"
+
+namespace dtb {
+
+MemoryPlan::MemoryPlan(std::vector<Material> plan, bool dtw, std::uint64_t limit_bytes,
+                       std::function<std::uint64_t(const Material&)> positions)
+    : plan_(std::move(plan)), dtw_(dtw), limit_bytes_(limit_bytes), positions_(std::move(positions)) {}
+
+std::set<TableId> MemoryPlan::reads_of(const Material& m) const {
+    std::set<TableId> out;
+    for (const Material& side : {m, m.mirror()}) {
+        if (dtw_) out.insert({side, false});
+        for (const Material& s : successor_materials(side)) {
+            out.insert({s, false});
+            if (dtw_) out.insert({s, true});
+        }
+    }
+    return out;
+}
+
+std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
+    const std::uint64_t n = positions_(t.material);
+    return t.dtw ? n * sizeof(Dtw) : (n + 3) / 4;
+}
+
+// The WDL solver's byte a position and its packed copy; the DTW solver's distances (2 bytes a
+// position), capture bits and the cells of its subgames.
+std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
+    const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
+    return dtw_ ? pair * 5 / 2 : pair * 3 / 2;
+}
+
+MemoryPlan::NextReads MemoryPlan::next_reads(std::size_t current, const std::set<Material>& done) const {
+    NextReads out;
+    for (std::size_t j = plan_.size(); j-- > current + 1;)
+        if (!done.count(plan_[j]))
+            for (const TableId& t : reads_of(plan_[j])) out[t] = j;
+    return out;
+}
+
+std::vector<TableId> MemoryPlan::unread(const NextReads& next_read, const std::set<TableId>& keep,
+                                        const std::vector<TableId>& in_memory) const {
+    std::vector<TableId> out;
+    for (const TableId& t : in_memory)
+        if (!keep.count(t) && !next_read.count(t)) out.push_back(t);
+    return out;
+}
+
+std::vector<TableId> MemoryPlan::to_spill(std::size_t current, const NextReads& next_read,
+                                          const std::vector<TableId>& in_memory) const {
+    if (limit_bytes_ == 0) return {};
+    const auto read_now = reads_of(plan_[current]);
+    std::uint64_t needed = solver_bytes(plan_[current]);
+    for (const TableId& t : read_now) needed += table_bytes(t);
+    std::vector<std::pair<std::size_t, TableId>> movable;  // (next read, table)
+    std::uint64_t movable_bytes = 0;
+    for (const TableId& t : in_memory) {
+        if (read_now.count(t)) continue;
+        const auto next = next_read.find(t);
+        movable.emplace_back(next == next_read.end() ? plan_.size() : next->second, t);
+        movable_bytes += table_bytes(t);
+    }
+    std::stable_sort(movable.begin(), movable.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<TableId> out;
+    for (const auto& [next, t] : movable) {
+        if (movable_bytes + needed <= limit_bytes_) break;
+        out.push_back(t);
+        movable_bytes -= table_bytes(t);
+    }
+    return out;
+}
+
+}  // namespace dtb

@@ -1,0 +1,70 @@
+// Which finished tables the builder keeps in memory along its plan: what each pair reads, when
+// each table is read next, and, before a pair is solved, which tables to drop and which to move to
+// scratch copies so that the tables and the solver fit in the memory limit. Decisions only: the
+// builder carries them out. Pure functions of the plan and the table sizes, so they are tested
+// without building anything.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "index/material.hpp"
+
+namespace dtb {
+
+// A table of finished values: the WDL or the DTW of one material.
+struct TableId {
+    Material material;
+    bool dtw = false;
+    auto operator<=>(const TableId&) const = default;
+};
+
+class MemoryPlan {
+public:
+    // `plan`: materials in build order (a material before or right after its mirror, as
+    // build_plan gives them); `dtw`: the build writes distances to win too; `limit_bytes`: 0 for no
+    // limit; `positions`: the positions of a material (its index size).
+    MemoryPlan(std::vector<Material> plan, bool dtw, std::uint64_t limit_bytes,
+               std::function<std::uint64_t(const Material&)> positions);
+
+    const std::vector<Material>& plan() const { return plan_; }
+
+    // The tables solving the pair of m reads: the WDL (and with distances the DTW) of every
+    // material either side reaches in one move, and for the DTW pass the pair's own WDL.
+    std::set<TableId> reads_of(const Material& m) const;
+
+    // Bytes of a table in memory: 2 bits a position for WDL, a Dtw a position for DTW.
+    std::uint64_t table_bytes(const TableId& t) const;
+
+    // Memory of the solvers for the pair of m beyond the tables they read.
+    std::uint64_t solver_bytes(const Material& m) const;
+
+    // Where in the plan each table is read next after `current`: the first pair after it not in
+    // `done` that reads it. A table absent from the map is read by no pair still to be built.
+    using NextReads = std::map<TableId, std::size_t>;
+    NextReads next_reads(std::size_t current, const std::set<Material>& done) const;
+
+    // The tables of `in_memory` that neither `keep` nor a pair still to be built reads: to free.
+    std::vector<TableId> unread(const NextReads& next_read, const std::set<TableId>& keep,
+                                const std::vector<TableId>& in_memory) const;
+
+    // Before the pair of plan()[current] is solved (or its inputs loaded), with the unread tables
+    // already freed: the tables of `in_memory` to move to scratch copies, in that order. Those the
+    // pair does not read go, the ones read latest first, until what stays, the tables the pair
+    // reads and its solver fit in the limit (or nothing is left to move). None without a limit.
+    std::vector<TableId> to_spill(std::size_t current, const NextReads& next_read,
+                                  const std::vector<TableId>& in_memory) const;
+
+private:
+    std::vector<Material> plan_;
+    bool dtw_;
+    std::uint64_t limit_bytes_;
+    std::function<std::uint64_t(const Material&)> positions_;
+};
+
+}  // namespace dtb

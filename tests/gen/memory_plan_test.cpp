@@ -1,0 +1,109 @@
+// The builder's memory plan, without building anything: what a pair reads, when each table is
+// read next, what is freed and what goes to scratch copies under a limit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "gen/memory_plan.hpp"
+
+namespace dtb {
+namespace {
+
+Material named(const char* name) { return *parse_material(name); }
+
+// Every material of this size: a WDL table is 1,000 bytes, a DTW table 8,000, a pair's WDL solver
+// 12,000 (a byte and a half a position, both sides), its DTW solver 20,000 (2.5 bytes).
+constexpr std::uint64_t kPositions = 4000;
+std::uint64_t same_size(const Material&) { return kPositions; }
+
+std::size_t position_in(const std::vector<Material>& plan, const char* name) {
+    return static_cast<std::size_t>(std::find(plan.begin(), plan.end(), named(name)) - plan.begin());
+}
+
+// Worked out by hand: from KMvK white can only promote (to KKvK, black to move: KvKK); taking the
+// black king ends the game. From its mirror KvKM white takes the man (KvK, black to move) or the
+// king (black's man alone: MvK).
+TEST(MemoryPlan, APairReadsTheMaterialsBothSidesReachInOneMove) {
+    const MemoryPlan wdl(materials_in_build_order(3), false, 0, same_size);
+    EXPECT_EQ(wdl.reads_of(named("KMvK")),
+              (std::set<TableId>{{named("KvK"), false}, {named("KvKK"), false}, {named("MvK"), false}}));
+    const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
+    EXPECT_EQ(dtw.reads_of(named("KMvK")),
+              (std::set<TableId>{{named("KvK"), false},  {named("KvK"), true},   {named("KvKK"), false},
+                                 {named("KvKK"), true},  {named("MvK"), false},  {named("MvK"), true},
+                                 {named("KMvK"), false}, {named("KvKM"), false}}));
+}
+
+TEST(MemoryPlan, SizesOfTablesAndSolvers) {
+    const MemoryPlan wdl(materials_in_build_order(3), false, 0, same_size);
+    EXPECT_EQ(wdl.table_bytes({named("KvK"), false}), 1000u);
+    EXPECT_EQ(wdl.table_bytes({named("KvK"), true}), 8000u);
+    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 12000u);
+    EXPECT_EQ(wdl.solver_bytes(named("KvK")), 6000u);  // its own mirror: one side
+    const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
+    EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u);
+}
+
+TEST(MemoryPlan, NextReadIsTheFirstLaterPairNotDoneThatReadsTheTable) {
+    const auto order = materials_in_build_order(3);
+    const MemoryPlan plan(order, false, 0, same_size);
+    const std::size_t kvk = position_in(order, "KvK");
+    const auto next = plan.next_reads(kvk, {named("KvK")});
+    // KvK is read by every 3-piece pair whose side can take a piece; the first of them in the plan:
+    std::size_t first_reader = order.size();
+    for (std::size_t j = kvk + 1; j < order.size(); ++j)
+        if (plan.reads_of(order[j]).count({named("KvK"), false})) {
+            first_reader = j;
+            break;
+        }
+    ASSERT_LT(first_reader, order.size());
+    EXPECT_EQ(next.at({named("KvK"), false}), first_reader);
+    // Once that pair and its mirror are done, the next reader is a later one, or none.
+    const auto after = plan.next_reads(first_reader, {order[first_reader], order[first_reader].mirror()});
+    if (auto it = after.find({named("KvK"), false}); it != after.end()) EXPECT_GT(it->second, first_reader);
+    // Every entry: that pair reads the table, and no pair between reads it.
+    for (const auto& [table, j] : next) {
+        EXPECT_TRUE(plan.reads_of(order[j]).count(table)) << table.material.name();
+        for (std::size_t k = kvk + 1; k < j; ++k)
+            if (order[k] != named("KvK")) EXPECT_FALSE(plan.reads_of(order[k]).count(table)) << table.material.name();
+    }
+}
+
+TEST(MemoryPlan, UnreadTablesAreThoseNoPairStillToBuildReadsUnlessKept) {
+    const auto order = materials_in_build_order(3);
+    const MemoryPlan plan(order, false, 0, same_size);
+    const std::size_t last = order.size() - 1;
+    const std::vector<TableId> in_memory = {{named("KvK"), false}, {named("KMvK"), false}, {named("MvK"), false}};
+    // After the last pair nothing is read any more: all go, but for what is kept.
+    EXPECT_EQ(plan.unread(plan.next_reads(last, {}), {}, in_memory), in_memory);
+    EXPECT_EQ(plan.unread(plan.next_reads(last, {}), {{named("KMvK"), false}}, in_memory),
+              (std::vector<TableId>{{named("KvK"), false}, {named("MvK"), false}}));
+}
+
+TEST(MemoryPlan, SpillsTablesTheCurrentPairDoesNotReadLatestReadFirstUntilItFits) {
+    const std::vector<Material> order = materials_in_build_order(4);
+    const std::size_t current = position_in(order, "KMvK");
+    // The pair reads 3 WDL tables (3,000 bytes) and its solver needs 12,000: 15,000 bytes.
+    const std::vector<TableId> in_memory = {{named("KvK"), false}, {named("KvKK"), false}, {named("MvK"), false},
+                                            {named("KKvK"), false}, {named("KMvM"), false}, {named("MvKM"), false}};
+    const auto next = MemoryPlan(order, false, 0, same_size).next_reads(current, {named("KMvK"), named("KvKM")});
+    // Without a limit, nothing moves.
+    EXPECT_TRUE(MemoryPlan(order, false, 0, same_size).to_spill(current, next, in_memory).empty());
+    // Room for everything: nothing moves.
+    EXPECT_TRUE(MemoryPlan(order, false, 18000, same_size).to_spill(current, next, in_memory).empty());
+    // Room for one table beyond the pair's: two of the three it does not read move, read latest first.
+    const auto spilled = MemoryPlan(order, false, 16000, same_size).to_spill(current, next, in_memory);
+    ASSERT_EQ(spilled.size(), 2u);
+    const auto read_at = [&](const TableId& t) { return next.count(t) ? next.at(t) : order.size(); };
+    EXPECT_GE(read_at(spilled[0]), read_at(spilled[1]));
+    for (const TableId& kept : {TableId{named("KKvK"), false}, TableId{named("KMvM"), false}, TableId{named("MvKM"), false}})
+        if (std::find(spilled.begin(), spilled.end(), kept) == spilled.end())
+            for (const TableId& t : spilled) EXPECT_GE(read_at(t), read_at(kept));
+    // Too small even for the pair: every table it does not read moves, none that it reads.
+    const auto all = MemoryPlan(order, false, 1000, same_size).to_spill(current, next, in_memory);
+    EXPECT_EQ(all.size(), 3u);
+    for (const TableId& t : all) EXPECT_FALSE(MemoryPlan(order, false, 0, same_size).reads_of(named("KMvK")).count(t));
+}
+
+}  // namespace
+}  // namespace dtb
