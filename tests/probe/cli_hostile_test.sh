@@ -51,6 +51,14 @@ for kind in pipe folder device; do
   expect 3 "$reason" "gen over a folder whose KvK.wdl is a $kind" "$dtb" gen --pieces 3 --out "$work/bad"
 done
 
+# The same for a .dtw file: probe --dtw and stats read it.
+"$dtb" gen --pieces 3 --dtw --out "$work/dtw" 2>/dev/null || { echo "FAIL: cannot build 2-3 pieces with --dtw" >&2; exit 1; }
+rm "$work/dtw/KvK.dtw"
+mkfifo "$work/dtw/KvK.dtw"
+expect 0 "not a regular file (a named pipe)" "probe --dtw, KvK.dtw a pipe" "$dtb" probe --db "$work/dtw" --dtw W:WK46:BK5
+grep -qxF "W:WK46:BK5${tab}loss${tab}" "$work/out" || fail "probe --dtw, KvK.dtw a pipe: $(cat "$work/out")"
+expect 3 "not a regular file (a named pipe)" "stats, KvK.dtw a pipe" "$dtb" stats --db "$work/dtw"
+
 # Folders without the files a command needs.
 mkdir "$work/empty"
 expect 3 "no databases (*.wdl files) in $work/empty" "verify, empty folder" "$dtb" verify --db "$work/empty"
