@@ -6,6 +6,7 @@
 #include <mutex>
 #include <ostream>
 #include <set>
+#include <stdexcept>
 
 #include <tbb/parallel_for.h>
 
@@ -42,6 +43,8 @@ public:
 
     VerifyReport run(const std::vector<Material>& only) {
         const auto present = materials_in_folder(dir_);
+        if (present.empty() && only.empty())  // nothing checked is not "ok"
+            throw std::runtime_error("no databases (*.wdl files) in " + dir_.string());
         present_.insert(present.begin(), present.end());
         std::vector<Material> targets = only.empty() ? present : only;
         const auto last_read = last_reads(targets);

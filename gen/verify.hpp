@@ -34,7 +34,8 @@ struct VerifyReport {
 // Materials of the database files in `dir`, in build order.
 std::vector<Material> materials_in_folder(const std::filesystem::path& dir);
 
-// Checks the given materials (all of `dir` when empty). Progress lines go to `log`.
+// Checks the given materials (all of `dir` when empty). Progress lines go to `log`. Throws
+// std::runtime_error when `dir` is not a folder, or holds no database file and `only` is empty.
 VerifyReport verify_folder(const std::filesystem::path& dir, const std::vector<Material>& only, std::ostream& log,
                            std::size_t max_reported = 10);
 

@@ -186,7 +186,8 @@ std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const DtwM
 }  // namespace
 
 WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& solved, const WriteOptions& options) {
-    if (options.positions_per_block == 0) throw std::invalid_argument("positions per block must be positive");
+    if (const char* problem = format::block_size_problem(options.positions_per_block, format::FileKind::Dtw))
+        throw std::invalid_argument(problem);
     const PositionIndex index(solved.material);
     format::Header header;
     header.kind = format::FileKind::Dtw;
@@ -251,8 +252,8 @@ void sync_directory(const std::filesystem::path& dir) {
 }
 
 WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options) {
-    if (options.positions_per_block == 0 || options.positions_per_block % format::kValuesPerByte != 0)
-        throw std::invalid_argument("positions per block must be a positive multiple of 5");
+    if (const char* problem = format::block_size_problem(options.positions_per_block, format::FileKind::Wdl))
+        throw std::invalid_argument(problem);
     format::Header header = make_header(solved, options);
     std::vector<std::vector<std::uint8_t>> raw(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);

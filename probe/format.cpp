@@ -51,6 +51,15 @@ bool Header::dtw_stores_wins() const {
     return kind == FileKind::Dtw && (value_encoding == kEncodingDtwU8 || value_encoding == kEncodingDtwU16);
 }
 
+const char* block_size_problem(std::uint64_t positions_per_block, FileKind kind) {
+    if (positions_per_block == 0) return "positions per block must be positive";
+    if (positions_per_block > kMaxPositionsPerBlock) return "positions per block must be at most 16,777,216 (2^24)";
+    // Base-3 bytes hold five values, so WDL blocks are whole bytes only for multiples of 5.
+    if (kind == FileKind::Wdl && positions_per_block % kValuesPerByte != 0)
+        return "positions per block must be a multiple of 5";
+    return nullptr;
+}
+
 std::array<unsigned char, kHeaderBytes> encode_header(const Header& h) {
     std::array<unsigned char, kHeaderBytes> out{};
     const auto& magic = h.kind == FileKind::Dtw ? kDtwMagic : kWdlMagic;
@@ -113,11 +122,14 @@ Header decode_header(const unsigned char* in) {
                                  : h.value_encoding >= kEncodingDtwU8 && h.value_encoding <= kEncodingDtwLossesU16;
     if (!encoding_ok) throw std::runtime_error("unsupported value encoding");
     if (h.compression != kCompressionZstd) throw std::runtime_error("unsupported compression");
-    // Base-3 bytes hold five values, so WDL blocks are whole bytes only for multiples of 5.
-    if (h.positions_per_block == 0 || (h.kind == FileKind::Wdl && h.positions_per_block % kValuesPerByte != 0))
-        throw std::runtime_error("invalid block size");
-    if (h.block_count != (h.positions + h.positions_per_block - 1) / h.positions_per_block)
-        throw std::runtime_error("block count does not match the number of positions");
+    if (const char* problem = block_size_problem(h.positions_per_block, h.kind))
+        throw std::runtime_error(std::string("invalid block size (") + problem + ")");
+    // Written without overflow: the counts are whatever the file says.
+    const std::uint64_t blocks_needed =
+        h.positions / h.positions_per_block + (h.positions % h.positions_per_block != 0 ? 1 : 0);
+    if (h.block_count != blocks_needed)
+        throw std::runtime_error("block count " + std::to_string(h.block_count) + " does not match the " +
+                                 std::to_string(h.positions) + " positions");
     return h;
 }
 

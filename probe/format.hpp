@@ -35,6 +35,8 @@ inline constexpr std::uint32_t kEncodingDtwLossesU8 = 4;
 inline constexpr std::uint32_t kEncodingDtwLossesU16 = 5;
 inline constexpr std::uint32_t kCompressionZstd = 1;
 inline constexpr int kValuesPerByte = 5;
+// The most positions a block may hold (readers refuse more: a block is decompressed whole).
+inline constexpr std::uint32_t kMaxPositionsPerBlock = 1u << 24;
 inline constexpr const char* kWdlSuffix = ".wdl";
 inline constexpr const char* kDtwSuffix = ".dtw";
 
@@ -67,6 +69,10 @@ struct Header {
     // DTW files only: whether wins hold a stored DTW (encodings 2, 3) or are found by search (4, 5).
     bool dtw_stores_wins() const;
 };
+
+// Why `positions_per_block` is not a valid block size for files of `kind` (WDL files: a positive
+// multiple of 5 up to kMaxPositionsPerBlock; DTW files: any positive number up to it), or nullptr.
+const char* block_size_problem(std::uint64_t positions_per_block, FileKind kind);
 
 // Serialises a header into its 128 bytes (header checksum included).
 std::array<unsigned char, kHeaderBytes> encode_header(const Header& h);

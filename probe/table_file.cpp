@@ -11,6 +11,8 @@
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getFrameHeader: to insist on the frame checksum
 #include <zstd.h>
 
+#include "index/position_index.hpp"
+
 namespace dtb {
 namespace {
 
@@ -27,48 +29,86 @@ bool read_exact(int fd, void* buffer, std::size_t bytes, std::uint64_t offset) {
     return true;
 }
 
+// What a file of this type is when it is not a regular file, or nullptr.
+const char* not_regular(const struct stat& st) {
+    if (S_ISREG(st.st_mode)) return nullptr;
+    if (S_ISFIFO(st.st_mode)) return "not a regular file (a named pipe)";
+    if (S_ISDIR(st.st_mode)) return "not a regular file (a folder)";
+    if (S_ISCHR(st.st_mode)) return "not a regular file (a character device)";
+    if (S_ISBLK(st.st_mode)) return "not a regular file (a block device)";
+    if (S_ISSOCK(st.st_mode)) return "not a regular file (a socket)";
+    return "not a regular file";
+}
+
 }  // namespace
 
 void TableFile::fail(const std::string& what) const { throw TableError(path_.string() + ": " + what); }
 
 TableFile::TableFile(const std::filesystem::path& path, format::FileKind expected) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) fail(std::strerror(errno));
+    // Refused before opening: opening a named pipe blocks until a writer comes, and a device or a
+    // folder has no size to check. O_NONBLOCK keeps a pipe put in the file's place in between from
+    // blocking the open; the fstat after it catches that swap.
     struct stat st {};
-    if (::fstat(fd_, &st) != 0) {
-        ::close(fd_);
-        fail(std::strerror(errno));
-    }
-    file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+    if (::stat(path.c_str(), &st) != 0) fail(std::strerror(errno));
+    if (const char* what = not_regular(st)) fail(what);
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0) fail(std::strerror(errno));
     try {
-        unsigned char raw[format::kHeaderBytes];
-        if (file_bytes_ < format::kHeaderBytes || !read_exact(fd_, raw, sizeof raw, 0))
-            fail("truncated file (no complete header)");
-        try {
-            header_ = format::decode_header(raw);
-        } catch (const std::runtime_error& e) {
-            fail(e.what());
-        }
-        if (header_.kind != expected)
-            fail(expected == format::FileKind::Wdl ? "not a dtb WDL file (bad magic number)"
-                                                   : "not a dtb DTW file (bad magic number)");
-        offsets_.resize(header_.block_count + 1);
-        const std::size_t table_bytes = offsets_.size() * sizeof(std::uint64_t);
-        if (file_bytes_ < format::kHeaderBytes + table_bytes ||
-            !read_exact(fd_, offsets_.data(), table_bytes, format::kHeaderBytes))
-            fail("truncated file (incomplete block offset table)");
-        if (XXH64(offsets_.data(), table_bytes, 0) != header_.table_checksum)
-            fail("block offset table checksum mismatch");
-        if (offsets_.front() != format::kHeaderBytes + table_bytes) fail("block offset table does not start after itself");
-        for (std::size_t i = 1; i < offsets_.size(); ++i)
-            if (offsets_[i] < offsets_[i - 1]) fail("block offset table is not ascending");
-        if (offsets_.back() != file_bytes_)
-            fail("file is " + std::to_string(file_bytes_) + " bytes, its block table says " +
-                 std::to_string(offsets_.back()) + " (truncated or extended)");
+        if (::fstat(fd_, &st) != 0) fail(std::strerror(errno));
+        if (const char* what = not_regular(st)) fail(what);
+        file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+        read_header(expected);
+        read_offsets();
     } catch (...) {
         ::close(fd_);
         throw;
     }
+}
+
+// Reads and checks the header, and every count in it against the material and the file's size,
+// before anything is allocated from them.
+void TableFile::read_header(format::FileKind expected) {
+    unsigned char raw[format::kHeaderBytes];
+    if (file_bytes_ < format::kHeaderBytes || !read_exact(fd_, raw, sizeof raw, 0))
+        fail("truncated file (" + std::to_string(file_bytes_) + " bytes, no complete header)");
+    try {
+        header_ = format::decode_header(raw);
+    } catch (const std::runtime_error& e) {
+        fail(e.what());
+    }
+    if (header_.kind != expected)
+        fail(expected == format::FileKind::Wdl ? "not a dtb WDL file (bad magic number)"
+                                               : "not a dtb DTW file (bad magic number)");
+    const Material& m = header_.material;
+    if (m.white_pieces() < 1 || m.black_pieces() < 1 || m.white_pieces() > 20 || m.black_pieces() > 20)
+        fail("header names an impossible material (" + std::to_string(m.white_pieces()) + " against " +
+             std::to_string(m.black_pieces()) + " pieces)");
+    const std::uint64_t index_size = PositionIndex(m).size();
+    if (header_.positions != index_size)
+        fail("header claims " + std::to_string(header_.positions) + " positions, material " + m.name() + " has " +
+             std::to_string(index_size));
+    // Each block takes an 8-byte entry of the offset table (one more ends it).
+    const std::uint64_t room = (file_bytes_ - format::kHeaderBytes) / sizeof(std::uint64_t);
+    if (header_.block_count >= room)
+        fail("header claims " + std::to_string(header_.block_count) + " blocks, more than a file of " +
+             std::to_string(file_bytes_) + " bytes can hold (truncated?)");
+    if (header_.kind == format::FileKind::Dtw && header_.longest_win != 0 &&
+        header_.longest_win_index >= header_.positions)
+        fail("header's example of the longest win is beyond the material's positions");
+}
+
+void TableFile::read_offsets() {
+    offsets_.resize(header_.block_count + 1);
+    const std::size_t table_bytes = offsets_.size() * sizeof(std::uint64_t);
+    if (!read_exact(fd_, offsets_.data(), table_bytes, format::kHeaderBytes))
+        fail("truncated file (incomplete block offset table)");
+    if (XXH64(offsets_.data(), table_bytes, 0) != header_.table_checksum) fail("block offset table checksum mismatch");
+    if (offsets_.front() != format::kHeaderBytes + table_bytes) fail("block offset table does not start after itself");
+    for (std::size_t i = 1; i < offsets_.size(); ++i)
+        if (offsets_[i] < offsets_[i - 1]) fail("block offset table is not ascending");
+    if (offsets_.back() != file_bytes_)
+        fail("file is " + std::to_string(file_bytes_) + " bytes, its block table says " +
+             std::to_string(offsets_.back()) + " (truncated or extended)");
 }
 
 TableFile::~TableFile() {

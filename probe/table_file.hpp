@@ -20,7 +20,9 @@ public:
 class TableFile {
 public:
     // Opens the file and checks its header, size and block offset table; throws TableError, also
-    // when the file is of another kind than `expected` (a DTW file is never read as WDL values).
+    // when the file is of another kind than `expected` (a DTW file is never read as WDL values),
+    // not a regular file (a named pipe, a device, a folder: refused without blocking), or when a
+    // count of its header disagrees with its material or its size (checked before allocating).
     explicit TableFile(const std::filesystem::path& path, format::FileKind expected = format::FileKind::Wdl);
     ~TableFile();
     TableFile(const TableFile&) = delete;
@@ -36,6 +38,8 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what) const;
+    void read_header(format::FileKind expected);
+    void read_offsets();
 
     std::filesystem::path path_;
     int fd_ = -1;

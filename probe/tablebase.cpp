@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <limits>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -23,6 +24,12 @@ constexpr std::string_view kReasonNotCached = "not in the cache (soft probe)";
 constexpr std::string_view kReasonTooManyDtwPieces = "more pieces than the DTW files in use cover";
 
 constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {}}; }
+
+// cache_mb in bytes; a size beyond the address space means "no bound" rather than wrapping to a
+// tiny cache.
+std::size_t cache_bytes(std::size_t mb) {
+    return mb > (std::numeric_limits<std::size_t>::max() >> 20) ? std::numeric_limits<std::size_t>::max() : mb << 20;
+}
 
 // Enough shards that threads rarely share a lock, few enough that each holds a useful number of
 // blocks when the cache is small.
@@ -272,8 +279,8 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
     : dir(directory),
       options(std::move(opts)),
       errors(options.log),
-      cache(options.cache_mb << 20, shard_count_for(options.cache_mb << 20)),
-      dtw_cache((options.cache_mb << 20) / 4) {
+      cache(cache_bytes(options.cache_mb), shard_count_for(cache_bytes(options.cache_mb))),
+      dtw_cache(cache_bytes(options.cache_mb) / 4) {
     if (options.max_open_files < 1) options.max_open_files = 1;
     const std::vector<Material> found = scan_directory(dir, options.max_pieces, format::kWdlSuffix);
     for (const Material& m : found) max_pieces = std::max(max_pieces, m.pieces());
@@ -292,6 +299,7 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
 
 // DTW files are used up to max_pieces only: their values need the WDL files.
 void Tablebase::Impl::add_dtw_slots() {
+    if (max_pieces == 0) return;  // (a limit of 0 would mean none to scan_directory)
     const std::vector<Material> found = scan_directory(dir, max_pieces, format::kDtwSuffix);
     for (const Material& m : found) max_dtw_pieces = std::max(max_dtw_pieces, m.pieces());
     dtw_slot_by_counts.assign(slot_by_counts.size(), nullptr);

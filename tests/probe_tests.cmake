@@ -85,3 +85,8 @@ add_test(NAME probe_install_consumer
 set_tests_properties(probe_install_consumer PROPERTIES
   LABELS "probe;install" FIXTURES_REQUIRED ${DTB_PROBE_DB_FIXTURE} TIMEOUT 600)
 endif()
+
+# The command line on hostile database folders (named pipes, folders, devices under a database
+# file's name, folders without databases) and on option values refused at parsing.
+add_test(NAME probe_cli_hostile COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/probe/cli_hostile_test.sh $<TARGET_FILE:dtb>)
+set_tests_properties(probe_cli_hostile PROPERTIES LABELS "probe;e2e" TIMEOUT 600)

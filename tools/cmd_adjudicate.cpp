@@ -109,6 +109,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
     topts.cache_mb = o.cache_mb;
     topts.log = [](std::string_view message) { std::cerr << "dtb: " << message << '\n'; };
     const Tablebase tb(o.db, topts);
+    require_databases(tb);
     bool unreadable = false;
     std::vector<GameJob> jobs = read_games(o.files, unreadable);
     const Oracle oracle = tablebase_oracle(tb);
@@ -144,12 +145,12 @@ void add_adjudicate_commands(CLI::App& app, Runner& run) {
     cmd->add_option("-d,--db", o->db, "Database folder")->required();
     cmd->add_option("files", o->files, "PDN files")->required();
     cmd->add_flag("--json", o->json, "One JSON object per game instead of text");
-    cmd->add_option("--cache-mb", o->cache_mb, "Block cache size in MiB")->capture_default_str();
+    add_cache_mb_option(cmd, o->cache_mb, "Block cache size in MiB")->capture_default_str();
     cmd->footer(
         "For each game: players, result, moves; the first position within the databases and its value; every move "
         "that changed the theoretical value; every draw rule that came into force; and whether the recorded result "
         "is consistent with perfect play and the rules. Exit code 0 when no game is inconsistent or unreadable, 1 "
-        "otherwise, 2 for an unreadable file, 3 for an unusable database folder.");
+        "otherwise, 2 for an unreadable file, 3 for an unusable database folder or one without databases.");
     cmd->callback([&run, o] { run = [o] { return run_adjudicate(*o); }; });
 }
 

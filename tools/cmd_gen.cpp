@@ -154,7 +154,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
         ->check(CLI::Range(1, 22))
         ->capture_default_str();
     gen->add_option("--block-positions", g->block, "Positions per compressed block (multiple of 5)")
-        ->check(CLI::Range(5u, 1u << 24))
+        ->check(block_positions_check())
         ->capture_default_str();
     gen->add_flag("--dtw", g->dtw, "Also write <material>.dtw files: distance to win in plies (docs/FORMAT.md)");
     gen->add_flag("--dtw-store-wins", g->dtw_store_wins,
@@ -162,7 +162,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     gen->add_option("--memory", g->memory_gib,
                     "Memory the build stays near, in GiB (0: no limit). Finished tables a later material needs "
                     "beyond it wait as scratch copies in OUT/.dtb-spill (default: two thirds of this machine's)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(memory_gib_check())
         ->capture_default_str();
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
     gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });

@@ -39,6 +39,7 @@ const Outcome* best_move(const std::vector<Outcome>& outcomes, Value value) {
 
 int run_line(const LineOptions& o) {
     const Tablebase tb(o.db, {});
+    require_databases(tb, true);
     Position pos = parse_fen(o.fen);
     DtwResult now = tb.probe_dtw(pos);
     if (!now.known() || (now.value != Value::Draw && now.dtw < 0)) {

@@ -325,7 +325,7 @@ void add_probe_commands(CLI::App& app, Runner& run) {
                     "Add a column (json: \"dtw\") with the distance to win in plies from the .dtw files: odd for a "
                     "win, even for a loss, empty (null) for a draw or when it cannot be read; with --moves, "
                     "also one after each move: the distance of the position after it, best move first");
-    probe->add_option("--cache-mb", po->cache_mb, "Block cache size in MiB")->capture_default_str();
+    add_cache_mb_option(probe, po->cache_mb, "Block cache size in MiB")->capture_default_str();
     probe->add_option("fen", po->fens, "Positions (default: one FEN per line on standard input)");
     probe->callback([&run, po] { run = [po] { return run_probe(*po); }; });
 
@@ -345,7 +345,7 @@ void add_probe_commands(CLI::App& app, Runner& run) {
         ->capture_default_str();
     bench_probe->add_option("--count", bo->count, "Number of random positions")->check(CLI::Range(1, 100'000'000))->capture_default_str();
     bench_probe->add_option("--seed", bo->seed, "Random seed")->capture_default_str();
-    bench_probe->add_option("--cache-mb", bo->cache_mb, "Warm cache size in MiB (default: all blocks fit)");
+    add_cache_mb_option(bench_probe, bo->cache_mb, "Warm cache size in MiB (default: all blocks fit)");
     bench_probe->add_flag("--dtw", bo->dtw, "Also time probe_dtw (wins and other positions apart)");
     bench_probe->callback([&run, bo] { run = [bo] { return run_bench_probe(*bo); }; });
 }

@@ -2,9 +2,15 @@
 // the chosen one stores in `run` the work to do once the whole command line has been parsed.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
+
+namespace dtb {
+class Tablebase;
+}
 
 namespace dtb::cli {
 
@@ -18,6 +24,19 @@ enum ExitCode : int {
 };
 
 using Runner = std::function<int()>;
+
+// Options shared by several subcommands, checked when the command line is parsed (common.cpp).
+// --cache-mb N: MiB of decompressed blocks, 0 up to 16 TiB (negative numbers and sizes whose byte
+// count overflows are refused).
+CLI::Option* add_cache_mb_option(CLI::App* cmd, std::size_t& mb, const std::string& description);
+// A finite number of GiB from 0 up to 2^20 (1 PiB): no nan, inf or negative number.
+const CLI::Validator& memory_gib_check();
+// Positions per block that both database files accept (format::block_size_problem).
+const CLI::Validator& block_positions_check();
+
+// Throws std::runtime_error (exit code 3) saying what is missing when `tb`'s folder holds no
+// database (.wdl) file, or, with `dtw`, no .dtw file: for commands that cannot work without them.
+void require_databases(const Tablebase& tb, bool dtw = false);
 
 void add_rules_commands(CLI::App& app, Runner& run);
 void add_index_commands(CLI::App& app, Runner& run);

@@ -3,10 +3,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <limits>
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/stat.h>
 
 #include "index/position_index.hpp"
 #include "probe/table_file.hpp"
@@ -396,6 +405,132 @@ TEST_F(TablebaseTest, CaptureIntoMissingTableIsUnknownUnlessAWinIsFound) {
     } else {
         EXPECT_EQ(r.error, ProbeError::MissingTable);
     }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Hostile folders: what stands under a database file's name is not always a database file.
+
+// Runs `work` and ends the test program if it has not returned within 20 seconds: a probe that
+// blocks (opening a named pipe waits for a writer) must fail the test, not hang it.
+template <typename Work>
+void within_seconds(Work&& work) {
+    std::promise<void> finished;
+    std::thread watchdog([done = finished.get_future()] {
+        if (done.wait_for(std::chrono::seconds(20)) == std::future_status::ready) return;
+        std::fprintf(stderr, "FAIL: blocked for 20 seconds\n");
+        std::_Exit(1);
+    });
+    work();
+    finished.set_value();
+    watchdog.join();
+}
+
+// Opening `path` throws a TableError that mentions `mention`.
+void expect_open_refused(const std::filesystem::path& path, const std::string& mention) {
+    try {
+        const TableFile file(path);
+        ADD_FAILURE() << path << " opened";
+    } catch (const TableError& e) {
+        EXPECT_NE(std::string(e.what()).find(mention), std::string::npos) << e.what();
+    }
+}
+
+// KMvK.wdl of a copy of the tables replaced by `make_bad`; its positions must be Unknown (BadTable)
+// with a reason that mentions `mention`, said once, and the other materials must still answer.
+void expect_table_refused(const test::TempDir& tmp, const std::function<void(const std::filesystem::path&)>& make_bad,
+                          const std::string& mention) {
+    const std::filesystem::path& dir = tmp;
+    const auto path = dir / "KMvK.wdl";
+    std::filesystem::remove(path);
+    make_bad(path);
+    LogSink log;
+    const Tablebase tb(dir, {.log = log.callback()});
+    const Damage d = positions_of(dir, "KMvK");
+    within_seconds([&] {
+        for (int i = 0; i < 10; ++i) expect_unknown(tb, d.positions[i * 53], ProbeError::BadTable, mention);
+        expect_others_fine(tb);
+    });
+    ASSERT_EQ(log.lines->size(), 1u);
+    EXPECT_NE(log.lines->front().find("KMvK.wdl"), std::string::npos) << log.lines->front();
+    within_seconds([&] { expect_open_refused(path, mention); });
+}
+
+TEST_F(TablebaseTest, NamedPipeIsRefusedWithoutBlocking) {
+    const test::TempDir tmp("fifo");
+    copy_tables(tmp);
+    expect_table_refused(
+        tmp, [](const std::filesystem::path& p) { ASSERT_EQ(::mkfifo(p.c_str(), 0644), 0); },
+        "not a regular file (a named pipe)");
+}
+
+TEST_F(TablebaseTest, FolderIsRefusedAsNotARegularFile) {
+    const test::TempDir tmp("folder");
+    copy_tables(tmp);
+    expect_table_refused(
+        tmp, [](const std::filesystem::path& p) { std::filesystem::create_directory(p); },
+        "not a regular file (a folder)");
+}
+
+TEST_F(TablebaseTest, DeviceThroughASymlinkIsRefusedAsNotARegularFile) {
+    const test::TempDir tmp("device");
+    copy_tables(tmp);
+    expect_table_refused(
+        tmp, [](const std::filesystem::path& p) { std::filesystem::create_symlink("/dev/zero", p); },
+        "not a regular file (a character device)");
+}
+
+TEST_F(TablebaseTest, HeaderClaimingAbsurdBlockCountsIsRefused) {
+    // 128-byte files whose header checksum holds and whose block count matches their position
+    // count: 2^61 and 2^27 blocks of 5 positions, where KMvK has a few thousand positions.
+    for (const std::uint64_t blocks : {std::uint64_t{1} << 61, std::uint64_t{1} << 27}) {
+        const test::TempDir tmp("absurd-blocks");
+        copy_tables(tmp);
+        expect_table_refused(
+            tmp,
+            [&](const std::filesystem::path& p) { test::write_header_only(p, *parse_material("KMvK"), blocks * 5, 5); },
+            "header claims " + std::to_string(blocks * 5) + " positions, material KMvK has " +
+                std::to_string(PositionIndex(*parse_material("KMvK")).size()));
+    }
+}
+
+TEST_F(TablebaseTest, BlockTableLongerThanTheFileIsRefused) {
+    const test::TempDir tmp("short-table");
+    copy_tables(tmp);
+    const Material m = *parse_material("KMvK");
+    const std::uint64_t positions = PositionIndex(m).size();
+    expect_table_refused(
+        tmp, [&](const std::filesystem::path& p) { test::write_header_only(p, m, positions, 5); },
+        "header claims " + std::to_string((positions + 4) / 5) + " blocks, more than a file of 128 bytes can hold");
+}
+
+TEST_F(TablebaseTest, HeaderWithAnImpossibleMaterialOrBlockSizeIsRefused) {
+    const test::TempDir tmp("impossible");
+    const auto path = tmp.path() / "KvK.wdl";
+    test::write_header_only(path, Material{30, 0, 0, 1}, 1000, 5);
+    expect_open_refused(path, "impossible material");
+    test::write_header_only(path, *parse_material("KvK"), PositionIndex(*parse_material("KvK")).size(), 1u << 30);
+    expect_open_refused(path, "invalid block size");
+}
+
+TEST_F(TablebaseTest, DtwFilesWithoutWdlFilesCoverNothing) {
+    // The DTW files are used up to the WDL files' piece count: none here.
+    const test::TempDir tmp("dtw-only");
+    test::write_bytes(tmp.path() / "KKKvKK.dtw", {'x'});
+    const Tablebase tb(tmp);
+    EXPECT_EQ(tb.max_pieces(), 0);
+    EXPECT_EQ(tb.max_dtw_pieces(), 0);
+    const DtwResult r = tb.probe_dtw(parse_fen("W:WK46,K47,K48:BK5,K4"));
+    EXPECT_EQ(r.value, Value::Unknown);
+}
+
+TEST_F(TablebaseTest, CacheSizeBeyondTheAddressSpaceIsUnbounded) {
+    // 2^44 MiB is 2^64 bytes: it used to wrap to a cache of nothing.
+    const Tablebase tb(dir_, {.cache_mb = std::size_t{1} << 44});
+    EXPECT_EQ(tb.cache_stats().capacity_bytes, std::numeric_limits<std::size_t>::max());
+    const Position p = parse_fen("W:WK46,K50:BK5");
+    ASSERT_TRUE(tb.probe_wdl(p).known());
+    ASSERT_TRUE(tb.probe_wdl(p).known());
+    EXPECT_GE(tb.cache_stats().hits, 1u);
 }
 
 }  // namespace

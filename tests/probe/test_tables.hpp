@@ -162,4 +162,18 @@ inline void set_format_version(const std::filesystem::path& p, std::uint32_t ver
     write_bytes(p, bytes);
 }
 
+// Writes a file of nothing but a header (its checksum right) claiming `positions` positions of `m`
+// in blocks of `positions_per_block`, the block count matching them: only the file size and the
+// material can tell that it lies.
+inline void write_header_only(const std::filesystem::path& p, const Material& m, std::uint64_t positions,
+                              std::uint32_t positions_per_block) {
+    format::Header h;
+    h.material = m;
+    h.positions = positions;
+    h.positions_per_block = positions_per_block;
+    h.block_count = positions / positions_per_block + (positions % positions_per_block != 0);
+    const auto bytes = format::encode_header(h);
+    write_bytes(p, {bytes.begin(), bytes.end()});
+}
+
 }  // namespace dtb::test
