@@ -81,6 +81,8 @@ struct MemoEntry {
 // allocation) and one more set of counts for a position already there.
 constexpr std::uint64_t kMemoPositionBytes = 128;
 constexpr std::uint64_t kMemoEntryBytes = 24;
+// An assessment kept: hash node with position, value and distance, and its bucket.
+constexpr std::uint64_t kAssessmentBytes = 72;
 
 // The limits of ForcedWinOptions, shared by every search of one force_win call.
 class Budget {
@@ -187,6 +189,17 @@ private:
         return expired_count(c.state) || (c.root_segment && forbidden_.count(c.pos) != 0);
     }
 
+    // The oracle's answer, asked once per position: the search meets the same positions again and
+    // again with other counts, and a DTW probe of a win costs a ply of probes.
+    Assessment assess(const Position& pos) {
+        const auto [it, fresh] = assessments_.try_emplace(pos);
+        if (fresh) {
+            it->second = oracle_(pos);
+            budget_.add_bytes(kAssessmentBytes);
+        }
+        return it->second;
+    }
+
     void note_unknown(const Position& pos, const Assessment& a) {
         if (!unknown_reason_.empty()) return;
         unknown_reason_ = (a.value == Value::Unknown ? "no value for " : "no distance to win for ") + to_fen(pos);
@@ -200,7 +213,7 @@ private:
             if (count_moves(next) == 0) return Forced::Yes;  // the defender has no move left: won
             Child c = child(pos, m, next, state, root_segment);
             if (drawn(c)) continue;
-            const Assessment a = oracle_(next);
+            const Assessment a = assess(next);
             if (a.value == Value::Unknown || (a.value == Value::Loss && !a.dtw)) {
                 note_unknown(next, a);
                 unknown = true;
@@ -227,7 +240,7 @@ private:
             if (count_moves(next) == 0) return Forced::No;  // the winner is left without a move
             Child c = child(pos, m, next, state, root_segment);
             if (drawn(c)) return Forced::No;
-            const Assessment a = oracle_(next);
+            const Assessment a = assess(next);
             if (a.value == Value::Unknown || (a.value == Value::Win && !a.dtw)) {
                 note_unknown(next, a);
                 unknown = true;
@@ -335,6 +348,7 @@ private:
     Color winner_;
     std::unordered_set<Position, PositionHash> forbidden_;
     std::unordered_map<Position, std::vector<MemoEntry>, PositionHash> memo_;
+    std::unordered_map<Position, Assessment, PositionHash> assessments_;
     std::map<std::pair<Pieces, int>, int> new_count_end_;
     std::map<Pieces, int> fresh_kings_;
     std::string unknown_reason_;
