@@ -18,6 +18,7 @@ if [[ -z ${WORK:-} ]]; then
   WORK=$(mktemp -d)
   trap 'rm -rf "$WORK"' EXIT
 fi
+mkdir -p "$WORK"
 if [[ -z ${DTB:-} ]]; then
   BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
   DTB="$BUILD_DIR/tools/dtb"
