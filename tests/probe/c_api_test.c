@@ -98,8 +98,8 @@ int main(int argc, char** argv) {
     CHECK(log_calls == 0); /* nothing went wrong with the files */
     dtb_close(tb);
 
-    /* The capture search's bound: white's man on 28 and king on 46 can both take on 23; two positions
-       are not enough to see the lines through, the default is. */
+    /* The capture search's bound: white's man takes 28x19, then black's king on 5 must take it back
+       (five ways); two positions are not enough to see the lines through, the default is. */
     dtb_default_options(&options);
     CHECK(options.capture_search_nodes > 2);
     tb = dtb_open(argv[1], &options, NULL);
