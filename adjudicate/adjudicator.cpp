@@ -167,6 +167,7 @@ private:
         }
         const ForcedWin f = force_win(tracker_, oracle_, options_.search);
         out_.forced_win = f.answer;
+        out_.search = f;
         const std::string s = wins + " in " + plies(*a.dtw);
         if (f.answer == Forced::Unknown)
             return decide(Consistency::Undecided,

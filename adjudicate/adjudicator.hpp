@@ -52,6 +52,7 @@ struct GameAnalysis {
     // For a final position won in the databases: whether the winner can force the win before a draw
     // rule ends the game (force_win); unset when it was not asked (no DTW, or no decisive value).
     std::optional<Forced> forced_win;
+    std::optional<ForcedWin> search;  // the whole answer of force_win when it was asked: cost, budget
     std::optional<PdnError> error;  // the game could not be read to its end
 };
 

@@ -1,7 +1,9 @@
 #include "adjudicate/forced_win.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <sstream>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -75,20 +77,65 @@ struct MemoEntry {
     Forced result;
 };
 
+// What the memo costs: a new position (hash node with its key, bucket, the vector's first
+// allocation) and one more set of counts for a position already there.
+constexpr std::uint64_t kMemoPositionBytes = 128;
+constexpr std::uint64_t kMemoEntryBytes = 24;
+// An assessment kept: hash node with position, value and distance, and its bucket.
+constexpr std::uint64_t kAssessmentBytes = 72;
+
+// The limits of ForcedWinOptions, shared by every search of one force_win call.
+class Budget {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    explicit Budget(const ForcedWinOptions& options) : options_(options), start_(Clock::now()) {}
+
+    // Counts one expanded position; false once a limit is reached, and from then on.
+    bool take_node() {
+        if (exceeded()) return false;
+        ++nodes_;
+        if (options_.max_nodes && nodes_ > options_.max_nodes) {
+            limit_ = std::to_string(options_.max_nodes) + " positions";
+        } else if (options_.max_memory_mb && bytes_ > options_.max_memory_mb << 20) {
+            limit_ = std::to_string(options_.max_memory_mb) + " MiB";
+        } else if (options_.max_seconds > 0 && seconds() > options_.max_seconds) {
+            std::ostringstream s;
+            s << options_.max_seconds << " s";
+            limit_ = s.str();
+        }
+        return !exceeded();
+    }
+    void add_bytes(std::uint64_t bytes) { bytes_ += bytes; }
+
+    bool exceeded() const { return !limit_.empty(); }
+    std::string reason() const { return "budget exceeded: the search stopped at its limit of " + limit_; }
+    std::uint64_t nodes() const { return exceeded() ? nodes_ - 1 : nodes_; }  // the refused one was not expanded
+    std::uint64_t bytes() const { return bytes_; }
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+private:
+    const ForcedWinOptions& options_;
+    const Clock::time_point start_;
+    std::uint64_t nodes_ = 0;
+    std::uint64_t bytes_ = 0;
+    std::string limit_;
+};
+
 // The minimax search. The winner only moves to positions the oracle still scores as won for it;
 // the defender's every move is tried. Results are memoised per position with the counts they were
 // found with: a win found with less time left also holds with more, a failure found with more time
 // also holds with less (docs/DRAW_RULES.md).
 class Search {
 public:
-    Search(const Oracle& oracle, const DrawRuleOptions& rules, const ForcedWinOptions& options, Color winner,
+    Search(const Oracle& oracle, const DrawRuleOptions& rules, Budget& budget, Color winner,
            std::unordered_set<Position, PositionHash> forbidden)
-        : oracle_(oracle), rules_(rules), options_(options), winner_(winner), forbidden_(std::move(forbidden)) {}
+        : oracle_(oracle), rules_(rules), budget_(budget), winner_(winner), forbidden_(std::move(forbidden)) {}
 
     // The side to move at `pos` has a legal move, `state` declares no draw, and the oracle says
     // the winner wins in `dtw` plies.
     Forced solve(const Position& pos, const DrawState& state, int dtw, bool root_segment) {
-        if (exhausted_) return Forced::Unknown;
+        if (budget_.exceeded()) return Forced::Unknown;
         if (const auto known = lookup(pos, state)) return *known;
         Forced result;
         if (dtw > most_plies_before_draw(pos, state)) {
@@ -96,20 +143,18 @@ public:
         } else if (dtw <= fewest_plies_before_draw(pos, state) && !(root_segment && !forbidden_.empty())) {
             result = Forced::Yes;  // the shortest win ends before any draw rule can apply
         } else {
-            if (++nodes_ > options_.max_nodes) {
-                exhausted_ = true;
-                return Forced::Unknown;
-            }
+            if (!budget_.take_node()) return Forced::Unknown;
             result = pos.side_to_move == winner_ ? winner_node(pos, state, root_segment)
                                                  : defender_node(pos, state, root_segment);
         }
-        if (result != Forced::Unknown || !exhausted_)  // an Unknown for want of budget is not kept
-            memo_[pos].push_back({state.king_move_plies, state.ending_plies_remaining, result});
+        if (result != Forced::Unknown || !budget_.exceeded()) {  // an Unknown for want of budget is not kept
+            const auto [it, fresh] = memo_.try_emplace(pos);
+            it->second.push_back({state.king_move_plies, state.ending_plies_remaining, result});
+            budget_.add_bytes(fresh ? kMemoPositionBytes : kMemoEntryBytes);
+        }
         return result;
     }
 
-    std::uint64_t nodes() const { return std::min(nodes_, options_.max_nodes); }
-    bool exhausted() const { return exhausted_; }
     const std::string& unknown_reason() const { return unknown_reason_; }
 
 private:
@@ -144,6 +189,17 @@ private:
         return expired_count(c.state) || (c.root_segment && forbidden_.count(c.pos) != 0);
     }
 
+    // The oracle's answer, asked once per position: the search meets the same positions again and
+    // again with other counts, and a DTW probe of a win costs a ply of probes.
+    Assessment assess(const Position& pos) {
+        const auto [it, fresh] = assessments_.try_emplace(pos);
+        if (fresh) {
+            it->second = oracle_(pos);
+            budget_.add_bytes(kAssessmentBytes);
+        }
+        return it->second;
+    }
+
     void note_unknown(const Position& pos, const Assessment& a) {
         if (!unknown_reason_.empty()) return;
         unknown_reason_ = (a.value == Value::Unknown ? "no value for " : "no distance to win for ") + to_fen(pos);
@@ -157,7 +213,7 @@ private:
             if (count_moves(next) == 0) return Forced::Yes;  // the defender has no move left: won
             Child c = child(pos, m, next, state, root_segment);
             if (drawn(c)) continue;
-            const Assessment a = oracle_(next);
+            const Assessment a = assess(next);
             if (a.value == Value::Unknown || (a.value == Value::Loss && !a.dtw)) {
                 note_unknown(next, a);
                 unknown = true;
@@ -184,7 +240,7 @@ private:
             if (count_moves(next) == 0) return Forced::No;  // the winner is left without a move
             Child c = child(pos, m, next, state, root_segment);
             if (drawn(c)) return Forced::No;
-            const Assessment a = oracle_(next);
+            const Assessment a = assess(next);
             if (a.value == Value::Unknown || (a.value == Value::Win && !a.dtw)) {
                 note_unknown(next, a);
                 unknown = true;
@@ -288,14 +344,13 @@ private:
 
     const Oracle& oracle_;
     DrawRuleOptions rules_;
-    ForcedWinOptions options_;
+    Budget& budget_;
     Color winner_;
     std::unordered_set<Position, PositionHash> forbidden_;
     std::unordered_map<Position, std::vector<MemoEntry>, PositionHash> memo_;
+    std::unordered_map<Position, Assessment, PositionHash> assessments_;
     std::map<std::pair<Pieces, int>, int> new_count_end_;
     std::map<Pieces, int> fresh_kings_;
-    std::uint64_t nodes_ = 0;
-    bool exhausted_ = false;
     std::string unknown_reason_;
 };
 
@@ -345,22 +400,28 @@ ForcedWin force_win(const DrawRuleTracker& tracker, const Oracle& oracle, const 
     }
     auto forbidden = twice_occurred(tracker);
     const bool repetitions = !forbidden.empty();
-    Search search(oracle, tracker.options(), options, *out.winner, std::move(forbidden));
+    Budget budget(options);
+    const auto account = [&] {
+        out.nodes = budget.nodes();
+        out.seconds = budget.seconds();
+        out.memory_bytes = budget.bytes();
+        out.budget_exceeded = budget.exceeded();
+    };
+    Search search(oracle, tracker.options(), budget, *out.winner, std::move(forbidden));
     out.answer = search.solve(pos, state, *a.dtw, true);
-    out.nodes = search.nodes();
+    account();
     if (out.answer == Forced::Unknown) {
-        out.unknown_reason = search.exhausted()
-                                 ? "the search stopped at its limit of " + std::to_string(options.max_nodes) + " positions"
-                                 : search.unknown_reason();
+        out.unknown_reason = budget.exceeded() ? budget.reason() : search.unknown_reason();
         return out;
     }
     const bool by_distance = *a.dtw <= out.plies_without_events;
     if ((out.answer == Forced::Yes) == by_distance) return out;
     out.decided_by = Decider::Capture;
     if (repetitions) {  // is it the repetitions? The same search without them tells.
-        Search without(oracle, tracker.options(), options, *out.winner, {});
+        Search without(oracle, tracker.options(), budget, *out.winner, {});
         const Forced r = without.solve(pos, state, *a.dtw, true);
-        out.nodes += without.nodes();
+        account();
+        out.budget_exceeded = false;  // the answer stands; only the reason behind it may be unsure
         if (r == Forced::Unknown) out.decided_by = Decider::CaptureOrRepetition;
         else if ((r == Forced::Yes) == by_distance) out.decided_by = Decider::Repetition;
     }

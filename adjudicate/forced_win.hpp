@@ -30,8 +30,12 @@ enum class Decider : std::uint8_t {
     CaptureOrRepetition,  // one of the two; the search could not tell which within its budget
 };
 
+// The budget of one force_win call: past any of its limits the answer is Unknown, with the reason
+// "budget exceeded: ...". 0 means no bound.
 struct ForcedWinOptions {
-    std::uint64_t max_nodes = 4'000'000;  // positions expanded before the answer is Unknown
+    std::uint64_t max_nodes = 4'000'000;  // positions expanded
+    double max_seconds = 10;              // wall-clock time
+    std::uint64_t max_memory_mb = 256;    // the search's tables (memo of positions with their counts)
 };
 
 struct ForcedWin {
@@ -43,14 +47,17 @@ struct ForcedWin {
     int plies_without_events = 0;
     Decider decided_by = Decider::Distance;  // meaningful when answer is Yes or No
     std::string unknown_reason;              // for Unknown: the position without a value, or the budget
+    bool budget_exceeded = false;            // the answer is Unknown because a limit of the budget was reached
     std::uint64_t nodes = 0;                 // positions expanded
+    double seconds = 0;                      // time the search took
+    std::uint64_t memory_bytes = 0;          // the most its tables held (an estimate from their entries)
 };
 
 // Judges the position the tracker has reached, with its counts and its repetition history.
 // Yes: the winner can force the win before any draw rule declares the game drawn, whatever the
 // defence (also when the game is already won). No: it cannot; also when the oracle calls the
 // position a draw (no winner) or the game is already drawn. Unknown: the oracle has no value or no
-// distance to win for a position the answer depends on, or max_nodes ran out. Never a guess.
+// distance to win for a position the answer depends on, or the budget ran out. Never a guess.
 // The tracker's DrawRuleOptions decide what a 16-to-5-move change does. Thread-safe if the oracle is.
 ForcedWin force_win(const DrawRuleTracker& tracker, const Oracle& oracle, const ForcedWinOptions& options = {});
 

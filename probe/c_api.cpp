@@ -80,6 +80,7 @@ void dtb_default_options(dtb_options* options) {
     options->max_open_files = defaults.max_open_files;
     options->log = nullptr;
     options->log_user = nullptr;
+    options->capture_search_nodes = defaults.capture_search_nodes;
 }
 
 dtb_handle* dtb_open(const char* dir, const dtb_options* options, char** error) {
@@ -91,6 +92,7 @@ dtb_handle* dtb_open(const char* dir, const dtb_options* options, char** error) 
             opts.cache_mb = options->cache_mb;
             opts.max_pieces = options->max_pieces;
             opts.max_open_files = options->max_open_files;
+            opts.capture_search_nodes = options->capture_search_nodes;
             if (options->log) {
                 auto* log = options->log;
                 void* user = options->log_user;

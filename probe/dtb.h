@@ -31,7 +31,7 @@ extern "C" {
 #define DTB_LOSS 0
 #define DTB_DRAW 1
 #define DTB_WIN 2
-#define DTB_UNKNOWN 3 /* a needed file is missing or corrupt, too many pieces, or (soft) not cached */
+#define DTB_UNKNOWN 3 /* a needed file is missing or corrupt, too many pieces, capture search too large, or (soft) not cached */
 #define DTB_INVALID 4 /* illegal position: overlapping pieces, a man on its crowning row, bad side... */
 
 /* side_to_move */
@@ -49,6 +49,10 @@ typedef struct dtb_options {
        call only. */
     void (*log)(const char* message, void* user);
     void* log_user;
+    /* Most positions one probe visits while searching compulsory captures down into the databases
+       (default 100000); beyond it the probe returns DTB_UNKNOWN, with the reason "capture search
+       exceeded N positions". 0 = no bound. */
+    uint64_t capture_search_nodes;
 } dtb_options;
 
 /* Fills `options` with the defaults. */

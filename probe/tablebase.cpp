@@ -22,6 +22,8 @@ namespace {
 constexpr std::string_view kReasonTooManyPieces = "more pieces than the databases in use cover";
 constexpr std::string_view kReasonNotCached = "not in the cache (soft probe)";
 constexpr std::string_view kReasonTooManyDtwPieces = "more pieces than the DTW files in use cover";
+// Only inside a capture search: the answer of a line searched for one value only, which it lacks.
+constexpr std::string_view kReasonNotSought = "not the value sought";
 
 constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {}}; }
 
@@ -84,6 +86,25 @@ private:
 
 }  // namespace
 
+// The positions one probe may still visit while resolving captures (TablebaseOptions::capture_search_nodes).
+class NodeBudget {
+public:
+    explicit NodeBudget(std::uint64_t limit) : left_(limit == 0 ? UINT64_MAX : limit) {}
+    bool take() {
+        if (left_ == 0) return false;
+        --left_;
+        return true;
+    }
+
+private:
+    std::uint64_t left_;
+};
+
+// What a capture search must establish. Once one capture's line is unknown, the position can only
+// be known as a win, so its other captures are searched only for a loss of the opponent, whose
+// replies only for a win, and so on: each such line stops at its first reply that fails.
+enum class Goal : std::uint8_t { Exact, WinOnly, LossOnly };
+
 const char* probe_error_name(ProbeError e) {
     switch (e) {
         case ProbeError::None: return "none";
@@ -92,6 +113,7 @@ const char* probe_error_name(ProbeError e) {
         case ProbeError::BadTable: return "bad-table";
         case ProbeError::NotCached: return "not-cached";
         case ProbeError::InvalidPosition: return "invalid-position";
+        case ProbeError::SearchLimit: return "search-limit";
     }
     return "unknown";
 }
@@ -211,7 +233,9 @@ struct Tablebase::Impl {
     void add_dtw_slots();
 
     ProbeResult search(const Position& pos, bool soft) const;
-    ProbeResult resolve_captures(const Position& w, bool soft) const;
+    ProbeResult search(const Position& pos, bool soft, NodeBudget& budget, Goal goal = Goal::Exact) const;
+    ProbeResult resolve_captures(const Position& w, bool soft, NodeBudget& budget, Goal goal) const;
+    ProbeResult search_limit() const;
     ProbeResult lookup(const Position& w, bool soft) const;
     ProbeResult load(TableSlot& slot, std::uint64_t block, std::uint64_t offset) const;
     ProbeResult checked(Value v, const TableSlot& slot, std::uint64_t block) const;
@@ -221,10 +245,10 @@ struct Tablebase::Impl {
         return ((static_cast<std::size_t>(wm) * stride + wk) * stride + bm) * stride + bk;
     }
 
-    DtwResult dtw_search(const Position& pos) const;
-    DtwResult dtw_by_search(const Position& w) const;
-    DtwResult dtw_lookup(const Position& w, Value v) const;
-    DtwResult dtw_derived_win(const Position& w, const DtwSlot& slot) const;
+    DtwResult dtw_search(const Position& pos, NodeBudget& budget) const;
+    DtwResult dtw_by_search(const Position& w, NodeBudget& budget) const;
+    DtwResult dtw_lookup(const Position& w, Value v, NodeBudget& budget) const;
+    DtwResult dtw_derived_win(const Position& w, const DtwSlot& slot, NodeBudget& budget) const;
     void open_dtw(DtwSlot& slot) const;
     void open_first(TableSlot& slot) const;
     std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
@@ -321,31 +345,35 @@ TableSlot* Tablebase::Impl::slot_for(const Position& w) const {
 // DTW of a position for its side to move: 0 when the game is over (as search() says: lost without
 // a piece, won against none, lost without a move), a capture resolved by search, otherwise the
 // WDL value from the .wdl file and DTW/2 from the .dtw file.
-DtwResult Tablebase::Impl::dtw_search(const Position& pos) const {
+DtwResult Tablebase::Impl::dtw_search(const Position& pos, NodeBudget& budget) const {
     const Position w = white_to_move(pos);
     if (w.white == 0) return {Value::Loss, 0, ProbeError::None, {}};
     // Never after a move (the side that moved has a piece); only a position probed as such.
     if (w.black == 0) return {Value::Win, 0, ProbeError::None, {}};
     if (count_moves(w) == 0) return {Value::Loss, 0, ProbeError::None, {}};
-    if (has_capture(w)) return dtw_by_search(w);
+    if (!budget.take()) {
+        const ProbeResult r = search_limit();
+        return {Value::Unknown, -1, r.error, r.reason};
+    }
+    if (has_capture(w)) return dtw_by_search(w, budget);
     if (count_bits(w.white | w.black) > max_dtw_pieces)
         return {Value::Unknown, -1, ProbeError::TooManyPieces, kReasonTooManyDtwPieces};
     const ProbeResult wdl = lookup(w, false);
     if (!wdl.known()) return {Value::Unknown, -1, wdl.error, wdl.reason};
     if (wdl.value == Value::Draw) return {Value::Draw, -1, ProbeError::None, {}};
-    return dtw_lookup(w, wdl.value);
+    return dtw_lookup(w, wdl.value, budget);
 }
 
 // One ply of search (capture positions, and wins in losses-only files): the winner takes the
 // shortest way, the loser the longest. The WDL values after the moves say which lines need a
 // distance: a win only those lost for the opponent, a loss all of them. Every line's value must be
 // known, and every needed distance, since an unknown one could be shorter (or longer).
-DtwResult Tablebase::Impl::dtw_by_search(const Position& w) const {
+DtwResult Tablebase::Impl::dtw_by_search(const Position& w, NodeBudget& budget) const {
     const MoveList moves = generate_moves(w);
     std::vector<Value> after(moves.size());  // for the side to move at w
     Value best = Value::Loss;
     for (std::size_t k = 0; k < moves.size(); ++k) {
-        const ProbeResult r = search(apply_move(w, moves[k]), false);
+        const ProbeResult r = search(apply_move(w, moves[k]), false, budget);
         if (!r.known()) return {Value::Unknown, -1, r.error, r.reason};
         after[k] = negate(r.value);
         if (move_rank(after[k]) < move_rank(best)) best = after[k];
@@ -354,7 +382,7 @@ DtwResult Tablebase::Impl::dtw_by_search(const Position& w) const {
     int chosen = -1;  // the shortest win or the longest loss, as the opponent's DTW after the move
     for (std::size_t k = 0; k < moves.size(); ++k) {
         if (after[k] != best) continue;
-        const DtwResult r = dtw_search(apply_move(w, moves[k]));
+        const DtwResult r = dtw_search(apply_move(w, moves[k]), budget);
         if (!r.known()) return r;
         if (r.value != negate(best))  // one message per material: the log must stay bounded
             return {Value::Unknown, -1, ProbeError::BadTable,
@@ -367,8 +395,8 @@ DtwResult Tablebase::Impl::dtw_by_search(const Position& w) const {
 
 // A win of a losses-only file: 1 + the shortest distance of a lost position after a move, which
 // must be a win within the file's longest distance.
-DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const DtwSlot& slot) const {
-    const DtwResult r = dtw_by_search(w);
+DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const DtwSlot& slot, NodeBudget& budget) const {
+    const DtwResult r = dtw_by_search(w, budget);
     if (!r.known()) return r;
     const format::Header& h = slot.file->header();
     if (r.value != Value::Win || static_cast<std::uint32_t>(r.dtw) > h.max_dtw)
@@ -381,7 +409,7 @@ DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const DtwSlot& slo
 
 // A won or lost non-capture position: its DTW is 2 * stored (+1 for a win), or found by search
 // for a win of a file that stores the losses only.
-DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v) const {
+DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v, NodeBudget& budget) const {
     const int wm = count_bits(w.white & ~w.kings), wk = count_bits(w.white & w.kings);
     const int bm = count_bits(w.black & ~w.kings), bk = count_bits(w.black & w.kings);
     DtwSlot* slot = dtw_slot_by_counts[key_of(wm, wk, bm, bk)];
@@ -389,7 +417,7 @@ DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v) const {
     open_dtw(*slot);
     if (!slot->file) return {Value::Unknown, -1, slot->error, slot->reason};
     const format::Header& h = slot->file->header();
-    if (v == Value::Win && !h.dtw_stores_wins()) return dtw_derived_win(w, *slot);
+    if (v == Value::Win && !h.dtw_stores_wins()) return dtw_derived_win(w, *slot, budget);
     const std::uint64_t index = slot->index.index(w);
     const std::uint64_t block = index / h.positions_per_block;
     detail::BlockPtr data = dtw_cache.get(slot->id, block);
@@ -434,30 +462,53 @@ void Tablebase::Impl::open_dtw(DtwSlot& slot) const {
 }
 
 ProbeResult Tablebase::Impl::search(const Position& pos, bool soft) const {
+    NodeBudget budget(options.capture_search_nodes);
+    return search(pos, soft, budget);
+}
+
+// The value of `pos`; with a goal other than Exact, possibly Unknown (reason kReasonNotSought)
+// when it is not the value sought. A known value is always exact.
+ProbeResult Tablebase::Impl::search(const Position& pos, bool soft, NodeBudget& budget, Goal goal) const {
     const Position w = white_to_move(pos);
     if (w.white == 0) return known(Value::Loss);  // the side to move has nothing left
     if (w.black == 0) return known(Value::Win);   // the opponent has nothing left: it lost
-    if (has_capture(w)) return resolve_captures(w, soft);
+    if (!budget.take()) return search_limit();
+    if (has_capture(w)) return resolve_captures(w, soft, budget, goal);
+    // A quiet position beyond the databases ends its line here (unknown): captures are over.
     return lookup(w, soft);
+}
+
+ProbeResult Tablebase::Impl::search_limit() const {
+    return {Value::Unknown, ProbeError::SearchLimit,
+            errors.record("capture search exceeded " + std::to_string(options.capture_search_nodes) + " positions")};
 }
 
 // Capture positions are stored as "don't care": their value is the best over the compulsory
 // captures, each of which removes material and so lands in a smaller database (or another capture).
-ProbeResult Tablebase::Impl::resolve_captures(const Position& w, bool soft) const {
+ProbeResult Tablebase::Impl::resolve_captures(const Position& w, bool soft, NodeBudget& budget, Goal goal) const {
     const MoveList moves = generate_moves(w);
     Value best = Value::Loss;
     ProbeResult first_unknown;
     bool any_unknown = false;
     for (const Move& m : moves) {
-        const ProbeResult r = search(apply_move(w, m), soft);
+        // After an unknown line only a win can still be known here: look for a lost reply.
+        const Goal child_goal = goal == Goal::LossOnly ? Goal::WinOnly
+                                : goal == Goal::WinOnly || any_unknown ? Goal::LossOnly
+                                                                       : Goal::Exact;
+        const ProbeResult r = search(apply_move(w, m), soft, budget, child_goal);
+        if (r.error == ProbeError::SearchLimit) return r;
         if (!r.known()) {
+            if (goal == Goal::LossOnly) return r;  // a reply that may not lose: not a loss
             if (!any_unknown) first_unknown = r;
             any_unknown = true;
             continue;
         }
         const Value v = negate(r.value);
         if (v == Value::Win) return known(Value::Win);  // no unknown sibling can change a win
-        if (v == Value::Draw) best = Value::Draw;
+        if (v == Value::Draw) {
+            if (goal == Goal::LossOnly) return {Value::Unknown, ProbeError::None, kReasonNotSought};
+            best = Value::Draw;
+        }
     }
     return any_unknown ? first_unknown : known(best);
 }
@@ -590,7 +641,8 @@ ProbeResult Tablebase::probe_wdl_soft(const Position& pos) const {
 
 DtwResult Tablebase::probe_dtw(const Position& pos) const {
     if (const char* problem = position_problem(pos)) return {Value::Unknown, -1, ProbeError::InvalidPosition, problem};
-    return impl_->dtw_search(pos);
+    NodeBudget budget(impl_->options.capture_search_nodes);
+    return impl_->dtw_search(pos, budget);
 }
 
 int Tablebase::max_dtw_pieces() const { return impl_->max_dtw_pieces; }
@@ -602,7 +654,8 @@ std::vector<MoveValue> Tablebase::probe_moves(const Position& pos, bool dtw) con
         const Position after = apply_move(pos, m);
         ProbeResult r = impl_->search(after, false);
         r.value = negate(r.value);
-        out.push_back({m, r, dtw ? impl_->dtw_search(after) : DtwResult{}});
+        NodeBudget budget(impl_->options.capture_search_nodes);
+        out.push_back({m, r, dtw ? impl_->dtw_search(after, budget) : DtwResult{}});
     }
     // Within a value: the quickest win, the slowest loss (dtw after the move, for the opponent);
     // unknown distances (-1) last.

@@ -36,6 +36,13 @@ struct TablebaseOptions {
     // Most database files held open at once; the least recently used is closed beyond that.
     // (A file being read by another thread stays open until that read ends.)
     int max_open_files = 64;
+    // Most positions one probe visits while resolving captures (a position whose side to move must
+    // capture is searched through the compulsory captures into the databases). Past it the probe
+    // answers Unknown with ProbeError::SearchLimit: whatever the position, a probe costs a bounded
+    // time (about a microsecond a position: 100,000 take about a tenth of a second). Positions of
+    // up to a few pieces more than max_pieces need far fewer, and lines that end quiet beyond the
+    // databases cut the search short (only a win can then be proved). 0 means no bound.
+    std::uint64_t capture_search_nodes = 100'000;
     // Called once per distinct problem (missing file, corrupt block, ...), from the probing thread,
     // never by two threads at once. It must not call back into the Tablebase. May be empty.
     std::function<void(std::string_view)> log = nullptr;
@@ -49,9 +56,10 @@ enum class ProbeError : std::uint8_t {
     BadTable,         // a needed file is unreadable, truncated, corrupt or of another format
     NotCached,        // soft probe only: the answer needs a block that is not in the cache
     InvalidPosition,  // overlapping pieces, men on their crowning row, pieces off the board, ...
+    SearchLimit,      // resolving the captures needed more than capture_search_nodes positions
 };
 
-const char* probe_error_name(ProbeError e);  // "none", "too-many-pieces", "missing-table", ...
+const char* probe_error_name(ProbeError e);  // "none", "too-many-pieces", "missing-table", "search-limit", ...
 
 struct ProbeResult {
     Value value = Value::Unknown;  // for the side to move
@@ -113,7 +121,8 @@ public:
     // Value of `pos` for its side to move. A side with no pieces, or no legal move, has lost.
     // Unknown (with error and reason) only when a needed file is missing, unreadable or corrupt,
     // when the position has more pieces than covered and its captures do not bring every line
-    // within range, or when the position is invalid. Allocation-free when the blocks are cached.
+    // within range, when resolving the captures needs more than capture_search_nodes positions,
+    // or when the position is invalid. Allocation-free when the blocks are cached.
     ProbeResult probe_wdl(const Position& pos) const;
 
     // As probe_wdl, but answers only from blocks already in the cache and never reads a file

@@ -21,6 +21,7 @@ struct AdjudicateOptions {
     std::vector<std::string> files;
     bool json = false;
     std::size_t cache_mb = 256;
+    ForcedWinOptions search;
 };
 
 struct GameJob {
@@ -85,6 +86,10 @@ void print_json(std::ostream& out, const GameJob& job) {
     }
     out << ']';
     if (a.forced_win) out << ",\"forced_win\":\"" << to_string(*a.forced_win) << '"';
+    if (a.search)
+        out << ",\"search\":{\"nodes\":" << a.search->nodes << ",\"seconds\":" << a.search->seconds
+            << ",\"memory_mb\":" << (a.search->memory_bytes >> 20)
+            << ",\"budget_exceeded\":" << (a.search->budget_exceeded ? "true" : "false") << '}';
     out << ",\"verdict\":\"" << to_string(a.consistency) << "\",\"explanation\":" << json_string(a.explanation)
         << "}\n";
 }
@@ -117,7 +122,7 @@ int run_adjudicate(const AdjudicateOptions& o) {
     std::atomic<std::size_t> done{0};
     std::mutex progress_mutex;
     tbb::parallel_for(std::size_t{0}, jobs.size(), [&](std::size_t i) {
-        jobs[i].analysis = analyse_game(jobs[i].game, oracle);
+        jobs[i].analysis = analyse_game(jobs[i].game, oracle, {.rules = {}, .search = o.search});
         const std::size_t n = ++done;
         if (terminal) {
             const std::lock_guard lock(progress_mutex);
@@ -146,6 +151,16 @@ void add_adjudicate_commands(CLI::App& app, Runner& run) {
     cmd->add_option("files", o->files, "PDN files")->required();
     cmd->add_flag("--json", o->json, "One JSON object per game instead of text");
     add_cache_mb_option(cmd, o->cache_mb, "Block cache size in MiB")->capture_default_str();
+    cmd->add_option("--search-seconds", o->search.max_seconds,
+                    "Time the forced-win search may take per game; past it the game is undecided (budget exceeded). 0: no bound")
+        ->check(CLI::Range(0.0, 1e6))
+        ->capture_default_str();
+    cmd->add_option("--search-memory-mb", o->search.max_memory_mb,
+                    "Memory the forced-win search's tables may take per game, in MiB. 0: no bound")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30))
+        ->capture_default_str();
+    cmd->add_option("--search-nodes", o->search.max_nodes, "Positions the forced-win search may expand per game. 0: no bound")
+        ->capture_default_str();
     cmd->footer(
         "For each game: players, result, moves; the first position within the databases and its value; every move "
         "that changed the theoretical value; every draw rule that came into force; and whether the recorded result "

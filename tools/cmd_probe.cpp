@@ -46,6 +46,7 @@ struct ProbeOptions {
     bool json = false;
     bool dtw = false;
     std::size_t cache_mb = 64;
+    std::uint64_t search_nodes = TablebaseOptions{}.capture_search_nodes;
     std::vector<std::string> fens;
 };
 
@@ -109,7 +110,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
 }
 
 int run_probe(const ProbeOptions& o) {
-    const auto tb = open_tablebase(o.db, {.cache_mb = o.cache_mb});
+    const auto tb = open_tablebase(o.db, {.cache_mb = o.cache_mb, .capture_search_nodes = o.search_nodes});
     if (!tb) return kExitFailure;
     bool all_valid = true;
     if (!o.fens.empty()) {
@@ -326,6 +327,10 @@ void add_probe_commands(CLI::App& app, Runner& run) {
                     "win, even for a loss, empty (null) for a draw or when it cannot be read; with --moves, "
                     "also one after each move: the distance of the position after it, best move first");
     add_cache_mb_option(probe, po->cache_mb, "Block cache size in MiB")->capture_default_str();
+    probe->add_option("--search-nodes", po->search_nodes,
+                      "Most positions one probe visits resolving captures; beyond it the value is unknown "
+                      "(code search-limit). 0: no bound")
+        ->capture_default_str();
     probe->add_option("fen", po->fens, "Positions (default: one FEN per line on standard input)");
     probe->callback([&run, po] { run = [po] { return run_probe(*po); }; });
 

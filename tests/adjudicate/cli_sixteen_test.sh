@@ -33,4 +33,12 @@ grep -qF "6 games: 4 consistent, 2 inconsistent, 0 undecided, 0 with reading err
   fail "json forced_win: $(cat "$work/json")"
 [ "$(grep -o '"verdict":"[a-z]*"' "$work/json" | cut -d'"' -f4 | tr '\n' ' ')" = \
   "inconsistent consistent inconsistent consistent consistent consistent " ] || fail "json verdicts: $(cat "$work/json")"
+# The search's budget: with room for one position the game that needs a search is undecided, says
+# why, and says so in JSON; the others are decided by the distance alone.
+timeout 20 "$dtb" adjudicate --db "$db" --search-nodes 1 "$pdn" >"$work/out" 2>"$work/err"
+expect "whether it can force the win before a draw rule ends the game is not known: budget exceeded: the search stopped at its limit of 1 positions"
+timeout 20 "$dtb" adjudicate --db "$db" --search-nodes 1 --json "$pdn" >"$work/json" 2>/dev/null
+grep -q '"budget_exceeded":true' "$work/json" || fail "json budget: $(cat "$work/json")"
+timeout 20 "$dtb" adjudicate --db "$db" --search-seconds 1e-9 "$pdn" >"$work/out" 2>"$work/err"
+expect "budget exceeded: the search stopped at its limit of 1e-09 s"
 echo "adjudicate 16-move wins: all checks passed"

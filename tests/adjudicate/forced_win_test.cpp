@@ -263,8 +263,24 @@ TEST(ForcedWin, UnknownWhenTheBudgetRunsOut) {
     const DrawRuleTracker t = reach("W:WK19,K33,K37:BK48", 20);
     const ForcedWin f = force_win(t, oracle(), ForcedWinOptions{1});
     EXPECT_EQ(f.answer, Forced::Unknown);
-    EXPECT_EQ(f.unknown_reason, "the search stopped at its limit of 1 positions");
-    EXPECT_EQ(force_win(t, oracle(), ForcedWinOptions{1000}).answer, Forced::Yes);
+    EXPECT_EQ(f.unknown_reason, "budget exceeded: the search stopped at its limit of 1 positions");
+    EXPECT_TRUE(f.budget_exceeded);
+    EXPECT_EQ(f.nodes, 1u);
+    const ForcedWin enough = force_win(t, oracle(), ForcedWinOptions{1000});
+    EXPECT_EQ(enough.answer, Forced::Yes);
+    EXPECT_FALSE(enough.budget_exceeded);
+    EXPECT_GT(enough.memory_bytes, 0u);
+}
+
+TEST(ForcedWin, UnknownWhenTheTimeRunsOut) {
+    const DrawRuleTracker t = reach("W:WK19,K33,K37:BK48", 20);
+    const ForcedWin f = force_win(t, oracle(), {.max_nodes = 0, .max_seconds = 1e-9, .max_memory_mb = 256});
+    EXPECT_EQ(f.answer, Forced::Unknown);
+    EXPECT_TRUE(f.budget_exceeded);
+    EXPECT_EQ(f.unknown_reason, "budget exceeded: the search stopped at its limit of 1e-09 s");
+    EXPECT_LT(f.seconds, 1.0);
+    // Without bounds at all: the answer.
+    EXPECT_EQ(force_win(t, oracle(), {.max_nodes = 0, .max_seconds = 0, .max_memory_mb = 0}).answer, Forced::Yes);
 }
 
 TEST(ForcedWin, SettledPositions) {
@@ -344,7 +360,9 @@ TEST(ForcedWinVerdict, ExhaustedSearchIsUndecided) {
     EXPECT_EQ(a.consistency, Consistency::Undecided) << a.explanation;
     EXPECT_EQ(a.forced_win, Forced::Unknown);
     EXPECT_THAT(a.explanation, HasSubstr("whether it can force the win before a draw rule ends the game is not known: "
-                                         "the search stopped at its limit of 1 positions"));
+                                         "budget exceeded: the search stopped at its limit of 1 positions"));
+    ASSERT_TRUE(a.search);
+    EXPECT_TRUE(a.search->budget_exceeded);
 }
 
 }  // namespace

@@ -97,6 +97,26 @@ int main(int argc, char** argv) {
 
     CHECK(log_calls == 0); /* nothing went wrong with the files */
     dtb_close(tb);
+
+    /* The capture search's bound: white's man takes 28x19, then black's king on 5 must take it back
+       (five ways); two positions are not enough to see the lines through, the default is. */
+    dtb_default_options(&options);
+    CHECK(options.capture_search_nodes > 2);
+    tb = dtb_open(argv[1], &options, NULL);
+    CHECK(tb != NULL);
+    if (tb) {
+        CHECK(dtb_probe_wdl(tb, sq(28) | sq(46), sq(23) | sq(1) | sq(5), sq(46) | sq(1) | sq(5), DTB_WHITE_TO_MOVE) <= DTB_WIN);
+        dtb_close(tb);
+    }
+    options.capture_search_nodes = 2;
+    tb = dtb_open(argv[1], &options, NULL);
+    CHECK(tb != NULL);
+    if (tb) {
+        CHECK(dtb_probe_wdl_reason(tb, sq(28) | sq(46), sq(23) | sq(1) | sq(5), sq(46) | sq(1) | sq(5),
+                                   DTB_WHITE_TO_MOVE, &reason) == DTB_UNKNOWN);
+        CHECK(reason != NULL && strcmp(reason, "capture search exceeded 2 positions") == 0);
+        dtb_close(tb);
+    }
     dtb_close(NULL);
     CHECK(dtb_max_pieces(NULL) == 0);
 

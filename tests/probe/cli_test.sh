@@ -63,6 +63,26 @@ else
   [[ $json == *'"reason":'* && $json == *'"fen":"x\"y\\z"'* ]] || fail "json: $json"
 fi
 
+# Far beyond the databases, with captures on every side: answered unknown at once, not after minutes
+# of searching every capture sequence (timeout makes a hang fail).
+expect_output "forty kings capturing" 0 "B:WK1-15,K17-20,K27:BK31-50${tab}unknown" \
+  timeout 20 "$dtb" probe --db "$db" "B:WK1-15,K17-20,K27:BK31-50"
+got=$(timeout 20 "$dtb" probe --db "$db" --moves "W:WK1-20:BK31-50")
+rc=$?
+[[ $rc == 0 && $got == "W:WK1-20:BK31-50${tab}unknown${tab}"* && $got != *"=win"* && $got != *"=loss"* ]] ||
+  fail "forty kings, moves: exit code $rc, output $got"
+
+# The capture search's bound: past it the value is unknown, the reason said on stderr, and in JSON
+# with code search-limit.
+expect_output "search bound, text" 0 "W:W28,K46:B23,K1,K5${tab}unknown" \
+  "$dtb" probe --db "$db" --search-nodes 2 "W:W28,K46:B23,K1,K5"
+grep -q "capture search exceeded 2 positions" /tmp/dtb-cli-test-stderr.$$ ||
+  fail "search bound, text: no reason on stderr: $(cat /tmp/dtb-cli-test-stderr.$$)"
+expect_output "search bound, json" 0 '{"fen":"W:W28,K46:B23,K1,K5","value":"unknown","code":"search-limit","reason":"capture search exceeded 2 positions"}' \
+  "$dtb" probe --db "$db" --json --search-nodes 2 "W:W28,K46:B23,K1,K5"
+[[ $("$dtb" probe --db "$db" "W:W28,K46:B23,K1,K5" | cut -f2) != unknown ]] ||
+  fail "search bound: the default bound should answer W:W28,K46:B23,K1,K5"
+
 # --moves --dtw in a folder without .dtw files: the values; a distance only where the game ends
 # without another lookup (a capture of the last piece, no move left: after each move from 46 the
 # black king takes the white one), otherwise empty, with the reason in JSON.

@@ -533,5 +533,119 @@ TEST_F(TablebaseTest, CacheSizeBeyondTheAddressSpaceIsUnbounded) {
     EXPECT_GE(tb.cache_stats().hits, 1u);
 }
 
+// The value the probe must give beyond the 3-piece tables: searched over every capture without
+// pruning nor bound; Unknown where a line ends quiet with more than 3 pieces (unless the side to
+// move there has no move), as the library's reasons say.
+Value reference_value_beyond(const Position& pos) {
+    const Position w = white_to_move(pos);
+    if (w.white == 0) return Value::Loss;
+    if (w.black == 0) return Value::Win;
+    if (!has_capture(w)) {
+        if (count_bits(w.white | w.black) <= 3) return reference_value(w);
+        return count_moves(w) == 0 ? Value::Loss : Value::Unknown;
+    }
+    Value best = Value::Loss;
+    bool unknown = false;
+    for (const Move& mv : generate_moves(w)) {
+        const Value after = reference_value_beyond(apply_move(w, mv));
+        if (after == Value::Unknown) {
+            unknown = true;
+            continue;
+        }
+        const Value v = negate(after);
+        if (v == Value::Win) return v;
+        if (v == Value::Draw) best = v;
+    }
+    return unknown ? Value::Unknown : best;
+}
+
+// Random positions of `pieces` pieces (kings or men at random) whose side to move must capture.
+std::vector<Position> random_capture_positions(int n, int pieces, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    while (static_cast<int>(out.size()) < n) {
+        Position p{0, 0, 0, rng() % 2 ? Color::White : Color::Black};
+        for (int placed = 0; placed < pieces;) {
+            const int s = 1 + static_cast<int>(rng() % 50);
+            const Bitboard b = square_bit(s);
+            if ((p.white | p.black) & b) continue;
+            const bool white = placed % 2 == 0, king = rng() % 3 == 0;
+            if (!king && (white ? s <= 5 : s >= 46)) continue;
+            (white ? p.white : p.black) |= b;
+            if (king) p.kings |= b;
+            ++placed;
+        }
+        if (has_capture(p)) out.push_back(p);
+    }
+    return out;
+}
+
+// Once a capture's line is unknown the search only looks for a win among the others: it must
+// still answer exactly what the full search answers, no more known and no less.
+TEST_F(TablebaseTest, PrunedCaptureSearchAnswersAsTheFullSearch) {
+    const Tablebase tb(dir_, {.capture_search_nodes = 0});
+    int known = 0, unknown = 0;
+    for (const int pieces : {4, 5, 6, 7})
+        for (const Position& p : random_capture_positions(400, pieces, 7 + pieces)) {
+            const Value expected = reference_value_beyond(p);
+            const ProbeResult r = tb.probe_wdl(p);
+            ASSERT_EQ(r.value, expected) << to_fen(p);
+            if (r.known()) {
+                ++known;
+                continue;
+            }
+            ++unknown;
+            EXPECT_EQ(r.error, ProbeError::TooManyPieces) << to_fen(p);
+            EXPECT_FALSE(r.reason.empty());
+        }
+    EXPECT_GT(known, 100);  // both kinds of answer are exercised
+    EXPECT_GT(unknown, 100);
+}
+
+// Forty kings that can keep capturing: the capture tree is astronomically large, yet the first
+// quiet line beyond the databases leaves only wins to look for, and each of those fails at once.
+TEST_F(TablebaseTest, CaptureSearchFarBeyondTheTablesIsQuick) {
+    const Tablebase tb(dir_, {.capture_search_nodes = 0});
+    const auto start = std::chrono::steady_clock::now();
+    for (const char* fen : {"B:WK1-15,K17-20,K27:BK31-50", "W:WK1-20:BK31-50"}) {
+        const Position p = parse_fen(fen);
+        const ProbeResult r = tb.probe_wdl(p);
+        EXPECT_EQ(r.value, Value::Unknown) << fen;
+        EXPECT_EQ(r.error, ProbeError::TooManyPieces) << fen;
+        for (const MoveValue& m : tb.probe_moves(p)) EXPECT_FALSE(m.result.known()) << fen;
+    }
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+}
+
+// The bound on the capture search: past it, Unknown with ProbeError::SearchLimit and a reason
+// that says so, from probe_wdl, the soft probe, probe_moves and probe_dtw alike.
+TEST_F(TablebaseTest, CaptureSearchStopsAtItsBound) {
+    // White's king takes on a long diagonal; then black must capture back, and so on: a few dozen
+    // positions, all within the 3-piece tables at the end.
+    const Position p = parse_fen("W:WK46,K50,37:B28,K1,K19");
+    ASSERT_TRUE(has_capture(p));
+    const Tablebase unbounded(dir_, {.capture_search_nodes = 0});
+    const ProbeResult full = unbounded.probe_wdl(p);
+    ASSERT_TRUE(full.known()) << full.reason;
+    EXPECT_EQ(full.value, reference_value(p));
+
+    LogSink log;
+    const Tablebase tb(dir_, {.capture_search_nodes = 2, .log = log.callback()});
+    const ProbeResult r = tb.probe_wdl(p);
+    EXPECT_EQ(r.value, Value::Unknown);
+    EXPECT_EQ(r.error, ProbeError::SearchLimit);
+    EXPECT_EQ(r.reason, "capture search exceeded 2 positions");
+    EXPECT_STREQ(probe_error_name(r.error), "search-limit");
+    EXPECT_EQ(tb.probe_wdl_soft(p).error, ProbeError::SearchLimit);
+    EXPECT_EQ(tb.probe_dtw(p).error, ProbeError::SearchLimit);
+    ASSERT_EQ(log.lines->size(), 1u);  // said once
+    EXPECT_EQ(log.lines->front(), "capture search exceeded 2 positions");
+    // A quiet position needs one: the bound does not get in its way.
+    EXPECT_TRUE(tb.probe_wdl(parse_fen("W:WK46:BK5,10")).known());
+    // Enough for the whole tree: the same value as without a bound.
+    const Tablebase enough(dir_, {.capture_search_nodes = 100'000});
+    EXPECT_EQ(enough.probe_wdl(p).value, full.value);
+}
+
 }  // namespace
 }  // namespace dtb
