@@ -34,6 +34,7 @@ cmake --build "$BUILD" -j"$(nproc)" --target "${TARGETS[@]}"
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
+WORK=$(cd "$WORK" && pwd)
 
 # Copies the seeds of `target` into the scratch corpus folder $WORK/<target>/corpus.
 seed_corpus() {
@@ -60,7 +61,8 @@ for target in "${TARGETS[@]}"; do
   echo "fuzz: $target for ${SECONDS_PER_TARGET} s"
   # -malloc_limit_mb: no input may make the code allocate 512 MiB at once (a header's sizes must
   # be checked against the file before anything is allocated).
-  if ! DTB_FUZZ_TABLES=$PWD/fuzz/seeds/tables \
+  mkdir -p "$WORK/$target/tmp"  # the table targets' scratch folder, left behind by a crash
+  if ! DTB_FUZZ_TABLES=$PWD/fuzz/seeds/tables TMPDIR=$WORK/$target/tmp \
       ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
       UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
       "$BUILD/fuzz/$target" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
