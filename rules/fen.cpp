@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "rules/text.hpp"
+
 namespace dtb {
 namespace {
 
@@ -48,7 +50,7 @@ private:
 
     std::string unexpected() const {
         if (pos_ >= end_) return "unexpected end of text";
-        return std::string("unexpected character '") + text_[pos_] + "'";
+        return "unexpected character " + quoted_character(text_, pos_);
     }
 
     void skip_space_trim() {

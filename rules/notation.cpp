@@ -4,6 +4,8 @@
 #include <cctype>
 #include <vector>
 
+#include "rules/text.hpp"
+
 namespace dtb {
 namespace {
 
@@ -42,7 +44,7 @@ WrittenMove read_written(std::string_view text) {
         if (sep == 'x' || sep == ':')
             written.capture = true;
         else if (sep != '-')
-            bad(std::string("unexpected character '") + text[i] + "'");
+            bad("unexpected character " + quoted_character(text, i));
         if (sep == '-' && written.squares.size() > 1) bad("a quiet move has only two squares");
         ++i;
     }

@@ -9,6 +9,7 @@ packages=(
   libzstd-dev libtbb-dev libcli11-dev libxxhash-dev
   libgtest-dev libgmock-dev
   time
+  clang libclang-rt-14-dev  # scripts/fuzz.sh: clang++ and libFuzzer (libclang_rt.fuzzer)
 )
 
 missing=()

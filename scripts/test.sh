@@ -8,8 +8,11 @@
 #                   but the end-to-end database builds, which the Release run covers)
 #   SKIP_ASAN=1     skip the AddressSanitizer build
 #   TSAN_BUILD_DIR  ThreadSanitizer build directory (default build-tsan); it builds and runs the
-#                   tests labelled "tsan" (the probing library's multi-threaded stress test)
+#                   tests labelled "tsan" (the probing library's multi-threaded stress test and the
+#                   games judged in parallel by the adjudication library)
 #   SKIP_TSAN=1     skip the ThreadSanitizer build
+#   FUZZ_SECONDS    seconds each libFuzzer target runs (default 30; scripts/fuzz.sh, clang++, build-fuzz/)
+#   SKIP_FUZZ=1     skip the fuzzing
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -47,11 +50,16 @@ fi
 if [[ "${SKIP_TSAN:-0}" != 1 ]]; then
   section "ThreadSanitizer build ($TSAN_BUILD_DIR)"
   cmake -S . -B "$TSAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDTB_TESTS=ON -DDTB_SANITIZE=thread
-  cmake --build "$TSAN_BUILD_DIR" -j"$JOBS" --target probe_stress_test
+  cmake --build "$TSAN_BUILD_DIR" -j"$JOBS" --target probe_stress_test adjudicate_parallel_test
 
   section "ThreadSanitizer tests (-L tsan)"
   export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
   ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -L tsan --no-tests=error
+fi
+
+if [[ "${SKIP_FUZZ:-0}" != 1 ]]; then
+  section "fuzzing (${FUZZ_SECONDS:-30} s a target)"
+  bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
 fi
 
 section "all tests passed"

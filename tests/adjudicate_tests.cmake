@@ -25,3 +25,12 @@ add_test(NAME adjudicate_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/adjudicate/c
   ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_LIST_DIR}/../samples)
 set_tests_properties(adjudicate_cli PROPERTIES FIXTURES_REQUIRED db4 LABELS adjudicate)
 include(${CMAKE_CURRENT_LIST_DIR}/adjudicate/forced_win_tests.cmake)
+
+# Games judged in parallel on one Tablebase, compared with a serial run: the adjudication's
+# ThreadSanitizer test (ctest -L tsan; scripts/test.sh builds it with -DDTB_SANITIZE=thread).
+add_executable(adjudicate_parallel_test ${CMAKE_CURRENT_LIST_DIR}/adjudicate/parallel_test.cpp)
+target_include_directories(adjudicate_parallel_test PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(adjudicate_parallel_test PRIVATE dtb_adjudicate dtb_gen GTest::gtest_main)
+add_test(NAME adjudicate_parallel COMMAND adjudicate_parallel_test)
+set_tests_properties(adjudicate_parallel PROPERTIES LABELS "adjudicate;tsan" TIMEOUT 1200
+  ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1")

@@ -125,6 +125,14 @@ TEST(Fen, UnexpectedCharacters) {
     expect_error("W:W31:B1:%", "unexpected character '%'");
 }
 
+// Found by fuzz/pdn_fuzz: the message quoted one byte of a multi-byte character, so a FEN tag of a
+// UTF-8 PDN file gave an error message that was not UTF-8.
+TEST(Fen, UnexpectedCharacterIsQuotedWhole) {
+    expect_error("W:WK20,K42,\xC3\x97K44:BK5", "unexpected character '\xC3\x97', expected a square number");
+    expect_error("W:W31,\xC3:B1", "unexpected character byte 0xC3,");  // not UTF-8: named by its value
+    expect_error("W:W31,\xE2\x82:B1", "unexpected character byte 0xE2,");  // a sequence cut short
+}
+
 TEST(Fen, EmptyText) {
     expect_error("", "empty FEN");
     expect_error("   \t\n", "empty FEN");

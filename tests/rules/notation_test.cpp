@@ -120,6 +120,8 @@ TEST(Notation, MalformedText) {
     expect_error(start, "123-4", "too long");
     expect_error(start, "32/28", "unexpected character '/'");
     expect_error(start, "32-28 ", "unexpected character ' '");
+    expect_error(start, "32\xE2\x80\x93" "28", "unexpected character '\xE2\x80\x93'");  // an en dash, whole
+    expect_error(start, "32\xFF" "28", "unexpected character byte 0xFF");
 }
 
 TEST(Notation, IllegalMoves) {
