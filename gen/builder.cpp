@@ -402,6 +402,12 @@ std::vector<Material> build_plan(const BuildOptions& options) {
     return plan;
 }
 
-void build(const BuildOptions& options, std::ostream& log) { Builder(options, log).run(); }
+void build(const BuildOptions& options, std::ostream& log) {
+    // Refused before any work: the writer would find out only after the first material is solved.
+    for (const auto kind : {format::FileKind::Wdl, format::FileKind::Dtw})
+        if (const char* problem = format::block_size_problem(options.write.positions_per_block, kind))
+            throw std::invalid_argument(std::string("--block-positions: ") + problem);
+    Builder(options, log).run();
+}
 
 }  // namespace dtb

@@ -86,6 +86,16 @@ TEST_F(BuildTest, RefusesACorruptBlockInAFileNothingReadsAgain) {
     EXPECT_EQ(read_bytes(f), bytes);
 }
 
+TEST_F(BuildTest, RefusesAnInvalidBlockSizeBeforeSolvingAnything) {
+    BuildOptions o;
+    o.dir = root_;
+    o.max_pieces = 2;
+    o.write.positions_per_block = 7;
+    std::ostringstream log;
+    EXPECT_THROW(build(o, log), std::invalid_argument);
+    EXPECT_TRUE(fs::is_empty(root_));
+}
+
 TEST_F(BuildTest, RemovesOnlyTheTemporaryFilesItMakes) {
     for (const char* name : {"KMvK.wdl.tmp", "KvK.dtw.tmp", "notes.tmp", "KvK.tmp", "XvY.wdl.tmp"})
         std::ofstream(root_ / name) << "someone's bytes";
