@@ -2,55 +2,60 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
+#include "rules/text.hpp"
 
 namespace dtb {
 namespace {
 
 constexpr std::string_view kInitialFen = "W:W31-50:B1-20";
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-constexpr std::string_view kResultList = "2-0, 0-2, 1-1, 0-0 or *";
+constexpr std::string_view kUtf16LeBom = "\xFF\xFE";
+constexpr std::string_view kUtf16BeBom = "\xFE\xFF";
+constexpr std::string_view kResultList = "2-0, 0-2, 1-1, 0-0, * or chess-style 1-0, 0-1, 1/2-1/2";
+
+struct ResultForm {
+    std::string_view text;
+    PdnResult result;
+    bool chess;
+};
+
+// Every way a result is written: the draughts way first (to_string uses those), then the chess way,
+// which the PDN 3.0 reading grammar also accepts.
+constexpr ResultForm kResultForms[] = {
+    {"2-0", PdnResult::WhiteWins, false}, {"0-2", PdnResult::BlackWins, false},
+    {"1-1", PdnResult::Draw, false},      {"0-0", PdnResult::BothLose, false},
+    {"*", PdnResult::Unknown, false},     {"1-0", PdnResult::WhiteWins, true},
+    {"0-1", PdnResult::BlackWins, true},  {"1/2-1/2", PdnResult::Draw, true},
+    {"\xC2\xBD-\xC2\xBD", PdnResult::Draw, true},  // ½-½
+};
+
+const ResultForm* find_result_form(std::string_view text) {
+    for (const ResultForm& f : kResultForms)
+        if (f.text == text) return &f;
+    return nullptr;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Text encoding
 
 bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-// Length of the well-formed UTF-8 sequence starting at s[i], or 0 if it is not one.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char lead = byte(i);
-    if (lead < 0x80) return 1;
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xBF;  // allowed range of the second byte
-    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
-    else if (lead == 0xE0) length = 3, low = 0xA0;        // no overlong forms
-    else if (lead == 0xED) length = 3, high = 0x9F;       // no surrogates
-    else if (lead >= 0xE1 && lead <= 0xEF) length = 3;
-    else if (lead == 0xF0) length = 4, low = 0x90;
-    else if (lead == 0xF4) length = 4, high = 0x8F;       // nothing above U+10FFFF
-    else if (lead >= 0xF1 && lead <= 0xF3) length = 4;
-    else return 0;
-    if (i + length > s.size() || byte(i + 1) < low || byte(i + 1) > high) return 0;
-    for (std::size_t k = 2; k < length; ++k)
-        if (!is_continuation(byte(i + k))) return 0;
-    return length;
-}
-
-bool is_valid_utf8(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const std::size_t length = utf8_sequence_length(s, i);
-        if (length == 0) return false;
-        i += length;
-    }
-    return true;
-}
 
 // Converts file text to UTF-8 with "\n" line ends (so CRLF and LF files read the same).
 std::string decode_text(std::string_view raw, bool utf8) {
@@ -233,16 +238,39 @@ private:
         return finish(t, k);
     }
 
-    // A word glued to non-ASCII text (say 32, an en dash, 28) is reported whole.
+    // A word glued to non-ASCII text (say 32, an en dash, 28) is reported whole. Old database
+    // exports pad squares to two characters ("1- 6", "47x 9"): spaces after a move's '-' or 'x'
+    // followed by a digit are dropped, so the word is "1-6".
     Token word(Token& t) {
-        const std::size_t from = sc_.offset();
-        while (is_word_char(sc_.peek())) sc_.advance();
+        std::string raw;
+        append_word_chars(raw);
+        while (continues_after_spaces(raw)) append_word_chars(raw);
         const bool non_ascii = is_non_ascii(sc_.peek());
+        const std::size_t from = sc_.offset();
         while (is_word_char(sc_.peek()) || is_non_ascii(sc_.peek())) sc_.advance();
-        t.text = decode_text(sc_.slice(from, sc_.offset()), sc_.utf8());
-        if (!non_ascii) return finish(t, TokenKind::Word);
+        raw += sc_.slice(from, sc_.offset());
+        t.text = decode_text(raw, sc_.utf8());
+        if (!non_ascii || find_result_form(t.text)) return finish(t, TokenKind::Word);  // "½-½" is a result
         t.message = "\"" + t.text + "\": " + std::string(kNonAscii);
         return finish(t, TokenKind::Invalid);
+    }
+
+    void append_word_chars(std::string& raw) {
+        const std::size_t from = sc_.offset();
+        while (is_word_char(sc_.peek())) sc_.advance();
+        raw += sc_.slice(from, sc_.offset());
+    }
+
+    // Whether `raw` is a move cut by spaces after its separator ("47x" before " 9"); if so, the
+    // spaces are skipped.
+    bool continues_after_spaces(const std::string& raw) {
+        if (raw.empty() || !std::isdigit(static_cast<unsigned char>(raw.front()))) return false;
+        if (raw.back() != '-' && raw.back() != 'x' && raw.back() != 'X') return false;
+        const Scanner::State before = sc_.save();
+        sc_.skip_inline_space();
+        if (sc_.offset() != before.index && std::isdigit(static_cast<unsigned char>(sc_.peek()))) return true;
+        sc_.restore(before);
+        return false;
     }
 
     // "12." and "12..." are move numbers (even glued to a move: "12.32-28"); "32-28" is a word.
@@ -355,7 +383,9 @@ private:
     // What the reader learns about a game's result while reading it.
     struct ResultInfo {
         std::optional<PdnResult> tag;       // a valid Result tag
+        std::string tag_text;               // as written
         std::optional<PdnResult> marker;    // the game termination marker
+        std::string marker_text;            // as written
         Location marker_at;
         Location end_at;                    // where the game's text ended
     };
@@ -383,6 +413,9 @@ private:
         }
         if (game.error) skip_rest_of_game(result);
         settle_result(game, result);
+        std::stable_sort(game.warnings.begin(), game.warnings.end(), [](const PdnError& a, const PdnError& b) {
+            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+        });
         return game;
     }
 
@@ -398,7 +431,12 @@ private:
             if (t.kind != TokenKind::TagStart) return;
             lex_.skip_space();  // peek() left the scanner before the '['
             try {
-                game.tags.push_back(read_tag());
+                std::optional<Location> unescaped_quote;
+                game.tags.push_back(read_tag(unescaped_quote));
+                if (unescaped_quote)
+                    game.warnings.push_back(error_at(*unescaped_quote, game.tags.back().name,
+                                                     "a '\"' inside the value of tag " + game.tags.back().name +
+                                                         " is not written \\\"; read as part of the value"));
             } catch (const GameFailure& failure) {
                 keep_first_error(game, failure.error);
                 sc_.skip_line();  // resume at the next line's tag
@@ -417,7 +455,7 @@ private:
     }
 
     // [Name "value"], the scanner standing on '['.
-    PdnTag read_tag() {
+    PdnTag read_tag(std::optional<Location>& unescaped_quote) {
         const Location at = sc_.location();
         sc_.advance();
         sc_.skip_inline_space();
@@ -431,7 +469,7 @@ private:
         if (sc_.peek() != '"')
             fail_in_tag(at, tag.name, "bad tag " + tag.name + ": expected '\"' before its value");
         sc_.advance();
-        tag.value = read_tag_value(at, tag.name);
+        tag.value = read_tag_value(at, tag.name, unescaped_quote);
         sc_.skip_inline_space();
         if (sc_.peek() != ']')
             fail_in_tag(at, tag.name,
@@ -440,19 +478,37 @@ private:
         return tag;
     }
 
-    std::string read_tag_value(Location at, const std::string& name) {
+    // Up to the closing '"'. Files write quotes inside values without the backslash
+    // ([Event "Open "Noord""]): a '"' not followed by ']' while another '"' follows on the line is
+    // taken as part of the value, and where the first was is returned in `unescaped_quote`.
+    std::string read_tag_value(Location at, const std::string& name, std::optional<Location>& unescaped_quote) {
         std::string raw;
         for (;;) {
             const char c = sc_.peek();
             if (sc_.at_end() || c == '\n' || c == '\r')
                 fail_in_tag(at, name, "bad tag " + name + ": its value has no closing '\"'");
-            if (c == '"') break;
+            if (c == '"') {
+                if (closes_tag_value()) break;
+                if (!unescaped_quote) unescaped_quote = sc_.location();
+            }
             if (c == '\\' && (sc_.peek(1) == '"' || sc_.peek(1) == '\\')) sc_.advance();
             raw += sc_.peek();
             sc_.advance();
         }
         sc_.advance();
         return decode_text(raw, sc_.utf8());
+    }
+
+    // At a '"' in a tag value: whether it closes the value (a ']' follows, or no other '"' on the line).
+    bool closes_tag_value() {
+        const Scanner::State at_quote = sc_.save();
+        sc_.advance();
+        sc_.skip_inline_space();
+        bool closes = sc_.peek() == ']';
+        while (!closes && !sc_.at_end() && sc_.peek() != '\n' && sc_.peek() != '\r' && sc_.peek() != '"') sc_.advance();
+        closes = closes || sc_.peek() != '"';
+        sc_.restore(at_quote);
+        return closes;
     }
 
     // Tag errors at the end of the file say so: the usual cause is a truncated file.
@@ -463,14 +519,16 @@ private:
         fail(sc_.location(), name, message);
     }
 
+    // Tag names are matched ignoring case: files in the wild write "FEN", "Fen" and "fen".
     void apply_tag(PdnGame& game, const PdnTag& tag, Location at, ResultInfo& result) {
-        if (tag.name == "GameType") check_game_type(tag, at);
-        if (tag.name == "FEN") set_up(game, tag, at);
-        if (tag.name == "Result") {
-            result.tag = parse_pdn_result(trim(tag.value));
+        if (equal_ignoring_case(tag.name, "GameType")) check_game_type(tag, at);
+        if (equal_ignoring_case(tag.name, "FEN")) set_up(game, tag, at);
+        if (equal_ignoring_case(tag.name, "Result")) {
+            result.tag_text = trim(tag.value);
+            result.tag = parse_pdn_result(result.tag_text);
             if (!result.tag)
                 game.warnings.push_back(error_at(at, tag.value,
-                                                 "Result tag \"" + tag.value + "\" is not a draughts result (" +
+                                                 "Result tag \"" + tag.value + "\" is not a result (" +
                                                      std::string(kResultList) + "); ignored"));
         }
     }
@@ -495,7 +553,7 @@ private:
 
     static int count_tags(const PdnGame& game, std::string_view name) {
         int n = 0;
-        for (const PdnTag& t : game.tags) n += t.name == name;
+        for (const PdnTag& t : game.tags) n += equal_ignoring_case(t.name, name);
         return n;
     }
 
@@ -503,22 +561,26 @@ private:
 
     struct MovetextState {
         Position pos;
-        int number = 1;
+        int number = 1;                       // of the next move, counted from the last written one
+        std::optional<Token> written_number;  // "12." or "12..." not yet followed by its move
     };
 
     void read_movetext(PdnGame& game, ResultInfo& result) {
-        MovetextState state{game.start, 1};
+        MovetextState state{game.start, 1, std::nullopt};
         for (;;) {
             const Token peeked = lex_.peek();
             if (peeked.kind == TokenKind::End || peeked.kind == TokenKind::TagStart) {
                 result.end_at = peeked.at;
+                warn_stray_number(game, state);
                 return;
             }
             const Token t = lex_.next();
             if (t.kind == TokenKind::Word) {
                 if (const auto r = parse_pdn_result(t.text)) {
                     result.marker = r;
+                    result.marker_text = t.text;
                     result.marker_at = t.at;
+                    warn_stray_number(game, state);
                     return;
                 }
                 play(game, t, state);
@@ -528,9 +590,35 @@ private:
         }
     }
 
+    // A move number followed by no move: by another number, the end of the game or the file.
+    void warn_stray_number(PdnGame& game, MovetextState& state) const {
+        if (!state.written_number) return;
+        const Token& n = *state.written_number;
+        game.warnings.push_back(error_at(n.at, std::to_string(n.number) + n.text,
+                                         "move number " + std::to_string(n.number) + n.text +
+                                             " is not followed by a move; ignored"));
+        state.written_number.reset();
+    }
+
+    // The number written before a move takes over the count; after the first move it should agree.
+    void take_written_number(PdnGame& game, MovetextState& state) const {
+        if (!state.written_number) return;
+        const Token& n = *state.written_number;
+        if (!game.moves.empty() && n.number != state.number)
+            game.warnings.push_back(error_at(n.at, std::to_string(n.number) + n.text,
+                                             "move number " + std::to_string(n.number) + " where " +
+                                                 std::to_string(state.number) +
+                                                 " was expected; the moves are numbered on from it"));
+        state.number = n.number;
+        state.written_number.reset();
+    }
+
     void read_non_move(PdnGame& game, const Token& t, MovetextState& state) {
         switch (t.kind) {
-            case TokenKind::MoveNumber: state.number = t.number; break;
+            case TokenKind::MoveNumber:
+                warn_stray_number(game, state);
+                state.written_number = t;
+                break;
             case TokenKind::Ellipsis: break;
             case TokenKind::Nag:
                 if (!game.moves.empty()) game.moves.back().nags.push_back(t.number);
@@ -555,9 +643,7 @@ private:
 
     void play(PdnGame& game, const Token& t, MovetextState& state) {
         const Color side = state.pos.side_to_move;
-        if (t.text == "1-0" || t.text == "0-1" || t.text == "1/2-1/2")
-            fail(t.at, t.text, "\"" + t.text + "\" is a chess result; international draughts uses " +
-                                   std::string(kResultList));
+        take_written_number(game, state);
         if (!looks_like_move(t.text)) fail(t.at, t.text, "unexpected text \"" + t.text + "\" in the movetext");
         Move move;
         try {
@@ -598,6 +684,7 @@ private:
             if (t.kind != TokenKind::Word || depth > 0) continue;
             if (const auto r = parse_pdn_result(t.text)) {
                 result.marker = r;
+                result.marker_text = t.text;
                 return;
             }
         }
@@ -605,15 +692,15 @@ private:
 
     void settle_result(PdnGame& game, const ResultInfo& result) const {
         game.result = result.marker.value_or(result.tag.value_or(PdnResult::None));
+        game.result_written = result.marker ? result.marker_text : result.tag ? result.tag_text : "";
         if (game.error) return;  // the game is already reported; its ending is moot
         if (!result.marker) {
             game.warnings.push_back(error_at(result.end_at, "",
                                              "the game has no termination marker (" + std::string(kResultList) + ")"));
         } else if (result.tag && *result.tag != *result.marker) {
-            game.warnings.push_back(error_at(result.marker_at, std::string(to_string(*result.marker)),
-                                             "termination marker " + std::string(to_string(*result.marker)) +
-                                                 " disagrees with the Result tag " +
-                                                 std::string(to_string(*result.tag))));
+            game.warnings.push_back(error_at(result.marker_at, result.marker_text,
+                                             "termination marker " + result.marker_text +
+                                                 " disagrees with the Result tag " + result.tag_text));
         }
     }
 
@@ -637,10 +724,13 @@ std::string_view to_string(PdnResult result) {
 }
 
 std::optional<PdnResult> parse_pdn_result(std::string_view text) {
-    for (PdnResult r : {PdnResult::WhiteWins, PdnResult::BlackWins, PdnResult::Draw, PdnResult::BothLose,
-                        PdnResult::Unknown})
-        if (text == to_string(r)) return r;
+    if (const ResultForm* f = find_result_form(text)) return f->result;
     return std::nullopt;
+}
+
+bool is_chess_result(std::string_view text) {
+    const ResultForm* f = find_result_form(text);
+    return f && f->chess;
 }
 
 std::string PdnError::to_string() const {
@@ -649,7 +739,7 @@ std::string PdnError::to_string() const {
 
 std::optional<std::string_view> PdnGame::tag(std::string_view name) const {
     for (const PdnTag& t : tags)
-        if (t.name == name) return std::string_view(t.value);
+        if (equal_ignoring_case(t.name, name)) return std::string_view(t.value);
     return std::nullopt;
 }
 
@@ -658,15 +748,28 @@ Position PdnGame::final_position() const {
 }
 
 std::vector<PdnGame> read_pdn(std::string_view bytes, std::string_view file_name) {
+    if (bytes.starts_with(kUtf16LeBom) || bytes.starts_with(kUtf16BeBom)) {
+        const std::string text = utf16_to_utf8(bytes.substr(2), bytes.starts_with(kUtf16LeBom));
+        return Reader(text, true, file_name).read_all();
+    }
     if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
     return Reader(bytes, is_valid_utf8(bytes), file_name).read_all();
 }
 
 std::vector<PdnGame> read_pdn_file(const std::string& path) {
+    // Checked first: the standard library reads a directory as an empty file, or throws its own
+    // message. Pipes and devices are read like files (a process substitution is a fine source).
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec) throw std::runtime_error("cannot open PDN file " + path + ": " + ec.message());
+    if (std::filesystem::is_directory(status))
+        throw std::runtime_error("cannot read PDN file " + path + ": it is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open PDN file " + path);
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) throw std::runtime_error("cannot read PDN file " + path);
+    if (!in) throw std::runtime_error("cannot open PDN file " + path + ": " + std::strerror(errno));
+    std::string bytes;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) throw std::runtime_error("cannot read PDN file " + path + ": " + std::strerror(errno));
     return read_pdn(bytes, path);
 }
 
