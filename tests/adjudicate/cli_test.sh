@@ -82,8 +82,9 @@ bad_name="$work/"$'caf\xe9\x01.pdn'
 printf '[White "\xff\xfe"]\n[FEN "W:W28:B23"]\n1. 28x19 2. 2-0\n' >"$bad_name"
 "$dtb" adjudicate --db "$db" --json "$bad_name" "$work/chess.pdn" >"$work/json" 2>/dev/null
 if command -v python3 >/dev/null; then
+  # strict: by default python3 would take bytes that are not UTF-8 as surrogate escapes
   while IFS= read -r line; do
-    printf '%s' "$line" | python3 -m json.tool >/dev/null 2>&1 || fail "json: not valid JSON: $line"
+    printf '%s' "$line" | PYTHONIOENCODING=utf-8:strict python3 -m json.tool >/dev/null 2>&1 || fail "json: not valid JSON: $line"
   done <"$work/json"
   python3 - "$work/json" <<'EOF' || fail "json: $(cat "$work/json")"
 import json, sys

@@ -97,8 +97,9 @@ if command -v python3 >/dev/null; then
   "$dtb" probe --db "$db" --json $'W:W28:B\xff\xfe23' $'\xc3(\t\x01' $'\xed\xa0\x80' "W:W28:B23" >/tmp/dtb-cli-json.$$
   rc=$?
   [[ $rc == 1 ]] || fail "json with invalid UTF-8: exit code $rc, expected 1"
+  # strict: by default python3 would take bytes that are not UTF-8 as surrogate escapes
   while IFS= read -r line; do
-    printf '%s' "$line" | python3 -m json.tool >/dev/null 2>&1 || fail "json with invalid UTF-8: not valid JSON: $line"
+    printf '%s' "$line" | PYTHONIOENCODING=utf-8:strict python3 -m json.tool >/dev/null 2>&1 || fail "json with invalid UTF-8: not valid JSON: $line"
   done </tmp/dtb-cli-json.$$
   [[ $(wc -l </tmp/dtb-cli-json.$$) == 4 ]] || fail "json with invalid UTF-8: not one line per FEN"
   python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1], encoding="utf-8")]; assert l[0]["fen"]=="W:W28:B\ufffd\ufffd23" and l[1]["fen"]=="\ufffd(\t\x01" and l[3]["value"]=="win", l' \
