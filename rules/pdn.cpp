@@ -207,16 +207,25 @@ public:
         return t;
     }
 
-    // Whitespace and "%" escape lines (a '%' in column 1 hides the rest of its line).
+    // Whitespace, no-break spaces (text copied from web pages has them) and "%" escape lines (a '%'
+    // in column 1 hides the rest of its line).
     void skip_space() {
         while (!sc_.at_end()) {
             if (sc_.peek() == '%' && sc_.location().column == 1)
                 sc_.skip_line();
             else if (std::isspace(static_cast<unsigned char>(sc_.peek())))
                 sc_.advance();
+            else if (const std::size_t n = no_break_space_length())
+                for (std::size_t i = 0; i < n; ++i) sc_.advance();
             else
                 return;
         }
+    }
+
+    // Bytes of the U+00A0 at the scanner (2 in UTF-8, 1 in Latin-1), or 0 if there is none.
+    std::size_t no_break_space_length() const {
+        if (sc_.utf8()) return sc_.peek() == '\xC2' && sc_.peek(1) == '\xA0' ? 2 : 0;
+        return sc_.peek() == '\xA0' ? 1 : 0;
     }
 
 private:
@@ -245,9 +254,10 @@ private:
         std::string raw;
         append_word_chars(raw);
         while (continues_after_spaces(raw)) append_word_chars(raw);
-        const bool non_ascii = is_non_ascii(sc_.peek());
+        const auto glued = [&] { return is_word_char(sc_.peek()) || (is_non_ascii(sc_.peek()) && !no_break_space_length()); };
+        const bool non_ascii = glued();  // is_word_char is false here
         const std::size_t from = sc_.offset();
-        while (is_word_char(sc_.peek()) || is_non_ascii(sc_.peek())) sc_.advance();
+        while (glued()) sc_.advance();
         raw += sc_.slice(from, sc_.offset());
         t.text = decode_text(raw, sc_.utf8());
         if (!non_ascii || find_result_form(t.text)) return finish(t, TokenKind::Word);  // "½-½" is a result
@@ -748,6 +758,7 @@ Position PdnGame::final_position() const {
 }
 
 std::vector<PdnGame> read_pdn(std::string_view bytes, std::string_view file_name) {
+    while (bytes.ends_with('\x1A')) bytes.remove_suffix(1);  // the end-of-file mark of old DOS files
     if (bytes.starts_with(kUtf16LeBom) || bytes.starts_with(kUtf16BeBom)) {
         const std::string text = utf16_to_utf8(bytes.substr(2), bytes.starts_with(kUtf16LeBom));
         return Reader(text, true, file_name).read_all();

@@ -9,7 +9,9 @@
 // order) is decoded as UTF-16, one with a UTF-8 mark as UTF-8.
 // Besides PDN 3.0's own forms, the reader takes what real files write and its reading grammar
 // allows: results written the chess way (1-0, 0-1, 1/2-1/2), spaces after a move's separator
-// ("1- 6", "47x 9", as old database exports pad squares), tag names in any case.
+// ("1- 6", "47x 9", as old database exports pad squares), tag names in any case, quotes inside a
+// tag value without their backslash (with a warning), no-break spaces as space, and a DOS
+// end-of-file mark (Ctrl-Z) at the end.
 #pragma once
 
 #include <optional>

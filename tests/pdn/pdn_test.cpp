@@ -246,6 +246,21 @@ TEST(PdnEncoding, BrokenUtf16BecomesReplacementCharacters) {
     EXPECT_EQ(games[0].error->column, 10);
 }
 
+TEST(PdnEncoding, NoBreakSpacesAndTheDosEndOfFileMarkAreSpace) {
+    const auto utf8 = read_pdn("1. 32-28\xC2\xA0" "19-23\xC2\xA0*\r\n\x1A", "t.pdn");
+    ASSERT_EQ(utf8.size(), 1u);
+    EXPECT_FALSE(utf8[0].error) << utf8[0].error->to_string();
+    EXPECT_EQ(texts(utf8[0]), (std::vector<std::string>{"32-28", "19-23"}));
+    EXPECT_EQ(utf8[0].moves[1].column, 10);
+    EXPECT_EQ(utf8[0].result, PdnResult::Unknown);
+    const auto latin1 = read_pdn("[White \"M\xFCller\"]\n1.\xA0" "32-28 19-23 *\x1A\x1A", "t.pdn");
+    ASSERT_EQ(latin1.size(), 1u);
+    EXPECT_FALSE(latin1[0].error) << latin1[0].error->to_string();
+    EXPECT_EQ(latin1[0].moves.size(), 2u);
+    // Any other non-ASCII character glued to a move is still reported.
+    EXPECT_TRUE(read_pdn("1. 32-28\xC2\xA1 *", "t.pdn")[0].error);
+}
+
 TEST(PdnEncoding, NonAsciiOnlyInTagValuesAndComments) {
     const auto in_name = read_pdn("[Ev\xC3\xA9nt \"x\"]\n1. 32-28 *\n", "t.pdn");
     ASSERT_EQ(in_name.size(), 1u);
