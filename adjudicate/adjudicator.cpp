@@ -171,7 +171,7 @@ private:
             return decide(Consistency::Undecided, no_claim() + "; " + where + " the position is " +
                                                       board_value(final_assessment.value) + " under perfect play");
         if (recorded == Outcome::Other)
-            return decide(Consistency::Undecided, "the game was scored 0-0 (both lose), which no play gives");
+            return decide(Consistency::Undecided, "the game was scored 0-0 (both players lose: an arbiter's decision, not an outcome of play)");
         judge_final(final_assessment, recorded, where);
     }
 

@@ -196,6 +196,10 @@ TEST(Adjudicator, AnUnscoredGameIsNeverInconsistent) {
     EXPECT_EQ(won.consistency, Consistency::Undecided) << won.explanation;
     EXPECT_THAT(won.explanation, HasSubstr("at the start the position is won by white"));
 
+    const GameAnalysis both_lose = analyse(game_text("W:W33:B2", {}, "0-0"));  // a sanction, not a claim on play
+    EXPECT_EQ(both_lose.consistency, Consistency::Undecided) << both_lose.explanation;
+    EXPECT_THAT(both_lose.explanation, HasSubstr("scored 0-0 (both players lose"));
+
     const auto games = read_pdn("[FEN \"W:W28:B23\"]\n1. 28x19\n", "t.pdn");  // neither marker nor tag
     const GameAnalysis none = analyse_game(games[0], oracle);
     EXPECT_EQ(none.consistency, Consistency::Undecided);
