@@ -763,6 +763,12 @@ std::vector<PdnGame> read_pdn(std::string_view bytes, std::string_view file_name
         const std::string text = utf16_to_utf8(bytes.substr(2), bytes.starts_with(kUtf16LeBom));
         return Reader(text, true, file_name).read_all();
     }
+    // Without a mark: a PDN file starts with ASCII ('[', '{', a digit, space), so a zero byte beside
+    // the first one can only be UTF-16.
+    if (bytes.size() >= 2 && (bytes[0] == '\0') != (bytes[1] == '\0')) {
+        const std::string text = utf16_to_utf8(bytes, bytes[1] == '\0');
+        return Reader(text, true, file_name).read_all();
+    }
     if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
     return Reader(bytes, is_valid_utf8(bytes), file_name).read_all();
 }

@@ -6,7 +6,8 @@
 // why) and reading resumes at the next game, so one damaged game never loses the others.
 // Tag values and comments are returned in UTF-8; a file that is not valid UTF-8 is read as
 // Latin-1 (ISO 8859-1) and converted; a file starting with a UTF-16 byte-order mark (either byte
-// order) is decoded as UTF-16, one with a UTF-8 mark as UTF-8.
+// order), or without one but with a zero byte beside its first character, is decoded as UTF-16;
+// one with a UTF-8 mark as UTF-8.
 // Besides PDN 3.0's own forms, the reader takes what real files write and its reading grammar
 // allows: results written the chess way (1-0, 0-1, 1/2-1/2), spaces after a move's separator
 // ("1- 6", "47x 9", as old database exports pad squares), tag names in any case, quotes inside a

@@ -236,6 +236,17 @@ TEST(PdnEncoding, Utf16WithByteOrderMarkIsDecoded) {
     }
 }
 
+TEST(PdnEncoding, Utf16WithoutByteOrderMarkIsRecognised) {
+    for (bool le : {true, false}) {
+        SCOPED_TRACE(le ? "little endian" : "big endian");
+        const auto games = read_pdn(utf16("[White \"M", le, {0xFC}).substr(2) + utf16("ller\"]\n1. 32-28 *", le).substr(2), "t.pdn");
+        ASSERT_EQ(games.size(), 1u);
+        EXPECT_FALSE(games[0].error) << games[0].error->to_string();
+        EXPECT_EQ(games[0].tag("White"), "M\xC3\xBCller");
+        EXPECT_EQ(games[0].moves.size(), 1u);
+    }
+}
+
 TEST(PdnEncoding, BrokenUtf16BecomesReplacementCharacters) {
     EXPECT_EQ(utf16_to_utf8(std::string("\x3D\xD8" "A\0", 4), true), "\xEF\xBF\xBD" "A");  // lone high surrogate
     EXPECT_EQ(utf16_to_utf8(std::string("\0A\xDC\0", 4), false), "A\xEF\xBF\xBD");     // lone low surrogate
