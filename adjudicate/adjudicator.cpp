@@ -84,11 +84,14 @@ public:
         : game_(game), oracle_(oracle), options_(options), tracker_(game.start, options.rules) {}
 
     GameAnalysis run() {
-        out_.white = std::string(game_.tag("White").value_or(""));
-        out_.black = std::string(game_.tag("Black").value_or(""));
+        out_.white = player("White");
+        out_.black = player("Black");
         out_.result = std::string(to_string(game_.result));
+        if (is_chess_result(game_.result_written)) out_.result_written = game_.result_written;
         out_.plies = static_cast<int>(game_.moves.size());
+        out_.final_fen = to_fen(game_.final_position());
         out_.error = game_.error;
+        out_.warnings = game_.warnings;
         Assessment current = assess(game_.start, 0);
         note_rules(tracker_.state(), false, 0);
         for (std::size_t i = 0; i < game_.moves.size(); ++i) {
@@ -106,6 +109,20 @@ public:
     }
 
 private:
+    std::optional<std::string> player(std::string_view tag) const {
+        const auto name = game_.tag(tag);
+        if (!name || name->empty()) return std::nullopt;
+        return std::string(*name);
+    }
+
+    // Whether the recorded result says who won or that it was a draw: "*" and no result say nothing.
+    bool claims_a_result() const { return game_.result != PdnResult::Unknown && game_.result != PdnResult::None; }
+
+    std::string no_claim() const {
+        return game_.result == PdnResult::Unknown ? "the game was scored *, which claims no result"
+                                                  : "no result was recorded";
+    }
+
     Assessment assess(const Position& pos, int ply) {
         const Assessment a = oracle_(pos);
         if (a.value != Value::Unknown && !out_.first_known_ply) {
@@ -137,19 +154,41 @@ private:
         if (state.draw) {
             const std::string rule(to_string(*state.draw));
             const std::string when = after_move(game_, state.draw_ply);
+            if (!claims_a_result()) return decide(Consistency::Undecided, no_claim() + "; it was drawn by rule " + rule + " " + when);
             if (recorded == Outcome::Draw) return decide(Consistency::Consistent, "drawn by rule " + rule + " " + when);
             return decide(Consistency::Inconsistent,
                           "the game was drawn by rule " + rule + " " + when + ", but was scored " + out_.result);
         }
         if (state.winner) {
             const std::string s = "the side to move has no legal move " + where + ": " + side_name(*state.winner) + " wins";
+            if (!claims_a_result()) return decide(Consistency::Undecided, no_claim() + "; " + s);
             return decide(recorded == win_for(*state.winner) ? Consistency::Consistent : Consistency::Inconsistent,
                           recorded == win_for(*state.winner) ? s : s + ", but the game was scored " + out_.result);
         }
         if (final_assessment.value == Value::Unknown)
             return decide(Consistency::Undecided, "the final position (" + where + ") is beyond the databases");
-        if (recorded == Outcome::Other) return decide(Consistency::Undecided, "no result was recorded");
+        if (!claims_a_result())
+            return decide(Consistency::Undecided, no_claim() + "; " + where + " the position is " +
+                                                      board_value(final_assessment.value) + " under perfect play");
+        if (recorded == Outcome::Other)
+            return decide(Consistency::Undecided, "the game was scored 0-0 (both players lose: an arbiter's decision, not an outcome of play)");
         judge_final(final_assessment, recorded, where);
+    }
+
+    // "a draw", "won by white", "won by black": the value for the side to move, said of the board.
+    std::string board_value(Value v) const {
+        if (v == Value::Draw) return "a draw";
+        const Color to_move = tracker_.position().side_to_move;
+        return std::string("won by ") + side_name(v == Value::Win ? to_move : opponent(to_move));
+    }
+
+    // Where the draw rules are not settled, the winner under perfect play either wins or draws:
+    // a win recorded for the other side is inconsistent all the same.
+    bool reject_win_of_the_loser(Color winner, Outcome recorded, const std::string& wins) {
+        if (recorded != win_for(opponent(winner))) return false;
+        decide(Consistency::Inconsistent, wins + "; the draw rules can at most make it a draw, but the game was scored " +
+                                              out_.result);
+        return true;
     }
 
     void judge_final(const Assessment& a, Outcome recorded, const std::string& where) {
@@ -161,6 +200,7 @@ private:
         const std::string wins = where + " " + side_name(winner) + " wins";
         if (!a.dtw) {
             if (!rules_in_play(pos, state)) return conclude(win_for(winner), recorded, wins);
+            if (reject_win_of_the_loser(winner, recorded, wins)) return;
             const DrawRule rule = state.ending ? state.ending->rule : DrawRule::KingMoves;
             return decide(Consistency::Undecided, wins + "; whether the win fits within the " + std::string(to_string(rule)) +
                                                       " count needs the distance to win, which is not available");
@@ -169,6 +209,7 @@ private:
         out_.forced_win = f.answer;
         out_.search = f;
         const std::string s = wins + " in " + plies(*a.dtw);
+        if (f.answer == Forced::Unknown && reject_win_of_the_loser(winner, recorded, s)) return;
         if (f.answer == Forced::Unknown)
             return decide(Consistency::Undecided,
                           s + "; whether it can force the win before a draw rule ends the game is not known: " + f.unknown_reason);

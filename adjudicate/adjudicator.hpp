@@ -38,9 +38,11 @@ enum class Consistency { Consistent, Inconsistent, Undecided };
 const char* to_string(Consistency c);  // "consistent", "inconsistent", "undecided"
 
 struct GameAnalysis {
-    std::string white, black;  // players, from the tags
-    std::string result;        // as recorded ("2-0", "1-1", ...; "" when none)
-    int plies = 0;             // moves read
+    std::optional<std::string> white, black;  // players, from the tags; nullopt when missing or empty
+    std::string result;          // as recorded, the draughts way ("2-0", "1-1", ...; "" when none)
+    std::string result_written;  // as written when that was the chess way ("1-0" for 2-0), else ""
+    int plies = 0;               // moves read
+    std::string final_fen;       // the position after the last move read
     // First position of the game within the databases.
     std::optional<int> first_known_ply;
     std::string first_known_fen;
@@ -54,6 +56,7 @@ struct GameAnalysis {
     std::optional<Forced> forced_win;
     std::optional<ForcedWin> search;  // the whole answer of force_win when it was asked: cost, budget
     std::optional<PdnError> error;  // the game could not be read to its end
+    std::vector<PdnError> warnings; // the reader's (PdnGame::warnings)
 };
 
 struct AnalysisOptions {
@@ -62,7 +65,10 @@ struct AnalysisOptions {
 };
 
 // Analyses a game read from PDN. Games that stopped on an error are analysed up to it, and the
-// verdict is Undecided. A final position the databases call won is a win under the rules only if
+// verdict is Undecided. A game scored "*" or without a result claims nothing: its verdict is
+// Undecided, with the facts (a draw by rule, a side without moves, the final value) in the
+// explanation. A result giving the win to the side that loses under perfect play is Inconsistent
+// even where the draw rules are not settled, since they can only turn that win into a draw. A final position the databases call won is a win under the rules only if
 // the winner can force it before a draw rule ends the game (force_win); that needs the DTW, and
 // without it the verdict is Undecided where a 6.3/6.4 count runs or only kings are left.
 GameAnalysis analyse_game(const PdnGame& game, const Oracle& oracle, const AnalysisOptions& options = {});

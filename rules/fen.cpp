@@ -15,6 +15,7 @@ public:
 
     Position parse() {
         skip_space_trim();
+        refuse_control_characters();
         Position pos;
         pos.side_to_move = read_colour("side to move ('W' or 'B')");
         bool seen[2] = {false, false};
@@ -44,8 +45,16 @@ private:
     static char upper(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
 
     [[noreturn]] void fail(int index, const std::string& what) const {
-        throw FenError("invalid FEN \"" + std::string(text_) + "\" at column " + std::to_string(index + 1) +
+        throw FenError("invalid FEN \"" + escape_control_characters(text_) + "\" at column " + std::to_string(index + 1) +
                        ": " + what);
+    }
+
+    // A tab or line end inside a FEN would break the line or the columns of any output echoing it.
+    void refuse_control_characters() const {
+        const std::size_t at = find_control_character(text_.substr(pos_, end_ - pos_));
+        if (at == std::string_view::npos) return;
+        fail(static_cast<int>(pos_ + at), "a control character (" + escape_control_characters(text_.substr(pos_ + at, 1)) +
+                                              "); a FEN never contains one");
     }
 
     std::string unexpected() const {

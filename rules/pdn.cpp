@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include "rules/fen.hpp"
@@ -16,7 +20,37 @@ namespace {
 
 constexpr std::string_view kInitialFen = "W:W31-50:B1-20";
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
-constexpr std::string_view kResultList = "2-0, 0-2, 1-1, 0-0 or *";
+constexpr std::string_view kUtf16LeBom = "\xFF\xFE";
+constexpr std::string_view kUtf16BeBom = "\xFE\xFF";
+constexpr std::string_view kResultList = "2-0, 0-2, 1-1, 0-0, * or chess-style 1-0, 0-1, 1/2-1/2";
+
+struct ResultForm {
+    std::string_view text;
+    PdnResult result;
+    bool chess;
+};
+
+// Every way a result is written: the draughts way first (to_string uses those), then the chess way,
+// which the PDN 3.0 reading grammar also accepts.
+constexpr ResultForm kResultForms[] = {
+    {"2-0", PdnResult::WhiteWins, false}, {"0-2", PdnResult::BlackWins, false},
+    {"1-1", PdnResult::Draw, false},      {"0-0", PdnResult::BothLose, false},
+    {"*", PdnResult::Unknown, false},     {"1-0", PdnResult::WhiteWins, true},
+    {"0-1", PdnResult::BlackWins, true},  {"1/2-1/2", PdnResult::Draw, true},
+    {"\xC2\xBD-\xC2\xBD", PdnResult::Draw, true},  // ½-½
+};
+
+const ResultForm* find_result_form(std::string_view text) {
+    for (const ResultForm& f : kResultForms)
+        if (f.text == text) return &f;
+    return nullptr;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+    });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Text encoding
@@ -171,16 +205,25 @@ public:
         return t;
     }
 
-    // Whitespace and "%" escape lines (a '%' in column 1 hides the rest of its line).
+    // Whitespace, no-break spaces (text copied from web pages has them) and "%" escape lines (a '%'
+    // in column 1 hides the rest of its line).
     void skip_space() {
         while (!sc_.at_end()) {
             if (sc_.peek() == '%' && sc_.location().column == 1)
                 sc_.skip_line();
             else if (std::isspace(static_cast<unsigned char>(sc_.peek())))
                 sc_.advance();
+            else if (const std::size_t n = no_break_space_length())
+                for (std::size_t i = 0; i < n; ++i) sc_.advance();
             else
                 return;
         }
+    }
+
+    // Bytes of the U+00A0 at the scanner (2 in UTF-8, 1 in Latin-1), or 0 if there is none.
+    std::size_t no_break_space_length() const {
+        if (sc_.utf8()) return sc_.peek() == '\xC2' && sc_.peek(1) == '\xA0' ? 2 : 0;
+        return sc_.peek() == '\xA0' ? 1 : 0;
     }
 
 private:
@@ -202,16 +245,40 @@ private:
         return finish(t, k);
     }
 
-    // A word glued to non-ASCII text (say 32, an en dash, 28) is reported whole.
+    // A word glued to non-ASCII text (say 32, an en dash, 28) is reported whole. Old database
+    // exports pad squares to two characters ("1- 6", "47x 9"): spaces after a move's '-' or 'x'
+    // followed by a digit are dropped, so the word is "1-6".
     Token word(Token& t) {
+        std::string raw;
+        append_word_chars(raw);
+        while (continues_after_spaces(raw)) append_word_chars(raw);
+        const auto glued = [&] { return is_word_char(sc_.peek()) || (is_non_ascii(sc_.peek()) && !no_break_space_length()); };
+        const bool non_ascii = glued();  // is_word_char is false here
         const std::size_t from = sc_.offset();
-        while (is_word_char(sc_.peek())) sc_.advance();
-        const bool non_ascii = is_non_ascii(sc_.peek());
-        while (is_word_char(sc_.peek()) || is_non_ascii(sc_.peek())) sc_.advance();
-        t.text = decode_text(sc_.slice(from, sc_.offset()), sc_.utf8());
-        if (!non_ascii) return finish(t, TokenKind::Word);
+        while (glued()) sc_.advance();
+        raw += sc_.slice(from, sc_.offset());
+        t.text = decode_text(raw, sc_.utf8());
+        if (!non_ascii || find_result_form(t.text)) return finish(t, TokenKind::Word);  // "½-½" is a result
         t.message = "\"" + t.text + "\": " + std::string(kNonAscii);
         return finish(t, TokenKind::Invalid);
+    }
+
+    void append_word_chars(std::string& raw) {
+        const std::size_t from = sc_.offset();
+        while (is_word_char(sc_.peek())) sc_.advance();
+        raw += sc_.slice(from, sc_.offset());
+    }
+
+    // Whether `raw` is a move cut by spaces after its separator ("47x" before " 9"); if so, the
+    // spaces are skipped.
+    bool continues_after_spaces(const std::string& raw) {
+        if (raw.empty() || !std::isdigit(static_cast<unsigned char>(raw.front()))) return false;
+        if (raw.back() != '-' && raw.back() != 'x' && raw.back() != 'X') return false;
+        const Scanner::State before = sc_.save();
+        sc_.skip_inline_space();
+        if (sc_.offset() != before.index && std::isdigit(static_cast<unsigned char>(sc_.peek()))) return true;
+        sc_.restore(before);
+        return false;
     }
 
     // "12." and "12..." are move numbers (even glued to a move: "12.32-28"); "32-28" is a word.
@@ -324,7 +391,9 @@ private:
     // What the reader learns about a game's result while reading it.
     struct ResultInfo {
         std::optional<PdnResult> tag;       // a valid Result tag
+        std::string tag_text;               // as written
         std::optional<PdnResult> marker;    // the game termination marker
+        std::string marker_text;            // as written
         Location marker_at;
         Location end_at;                    // where the game's text ended
     };
@@ -352,6 +421,9 @@ private:
         }
         if (game.error) skip_rest_of_game(result);
         settle_result(game, result);
+        std::stable_sort(game.warnings.begin(), game.warnings.end(), [](const PdnError& a, const PdnError& b) {
+            return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+        });
         return game;
     }
 
@@ -367,7 +439,12 @@ private:
             if (t.kind != TokenKind::TagStart) return;
             lex_.skip_space();  // peek() left the scanner before the '['
             try {
-                game.tags.push_back(read_tag());
+                std::optional<Location> unescaped_quote;
+                game.tags.push_back(read_tag(unescaped_quote));
+                if (unescaped_quote)
+                    game.warnings.push_back(error_at(*unescaped_quote, game.tags.back().name,
+                                                     "a '\"' inside the value of tag " + game.tags.back().name +
+                                                         " is not written \\\"; read as part of the value"));
             } catch (const GameFailure& failure) {
                 keep_first_error(game, failure.error);
                 sc_.skip_line();  // resume at the next line's tag
@@ -386,7 +463,7 @@ private:
     }
 
     // [Name "value"], the scanner standing on '['.
-    PdnTag read_tag() {
+    PdnTag read_tag(std::optional<Location>& unescaped_quote) {
         const Location at = sc_.location();
         sc_.advance();
         sc_.skip_inline_space();
@@ -400,7 +477,7 @@ private:
         if (sc_.peek() != '"')
             fail_in_tag(at, tag.name, "bad tag " + tag.name + ": expected '\"' before its value");
         sc_.advance();
-        tag.value = read_tag_value(at, tag.name);
+        tag.value = read_tag_value(at, tag.name, unescaped_quote);
         sc_.skip_inline_space();
         if (sc_.peek() != ']')
             fail_in_tag(at, tag.name,
@@ -409,19 +486,37 @@ private:
         return tag;
     }
 
-    std::string read_tag_value(Location at, const std::string& name) {
+    // Up to the closing '"'. Files write quotes inside values without the backslash
+    // ([Event "Open "Noord""]): a '"' not followed by ']' while another '"' follows on the line is
+    // taken as part of the value, and where the first was is returned in `unescaped_quote`.
+    std::string read_tag_value(Location at, const std::string& name, std::optional<Location>& unescaped_quote) {
         std::string raw;
         for (;;) {
             const char c = sc_.peek();
             if (sc_.at_end() || c == '\n' || c == '\r')
                 fail_in_tag(at, name, "bad tag " + name + ": its value has no closing '\"'");
-            if (c == '"') break;
+            if (c == '"') {
+                if (closes_tag_value()) break;
+                if (!unescaped_quote) unescaped_quote = sc_.location();
+            }
             if (c == '\\' && (sc_.peek(1) == '"' || sc_.peek(1) == '\\')) sc_.advance();
             raw += sc_.peek();
             sc_.advance();
         }
         sc_.advance();
         return decode_text(raw, sc_.utf8());
+    }
+
+    // At a '"' in a tag value: whether it closes the value (a ']' follows, or no other '"' on the line).
+    bool closes_tag_value() {
+        const Scanner::State at_quote = sc_.save();
+        sc_.advance();
+        sc_.skip_inline_space();
+        bool closes = sc_.peek() == ']';
+        while (!closes && !sc_.at_end() && sc_.peek() != '\n' && sc_.peek() != '\r' && sc_.peek() != '"') sc_.advance();
+        closes = closes || sc_.peek() != '"';
+        sc_.restore(at_quote);
+        return closes;
     }
 
     // Tag errors at the end of the file say so: the usual cause is a truncated file.
@@ -432,14 +527,16 @@ private:
         fail(sc_.location(), name, message);
     }
 
+    // Tag names are matched ignoring case: files in the wild write "FEN", "Fen" and "fen".
     void apply_tag(PdnGame& game, const PdnTag& tag, Location at, ResultInfo& result) {
-        if (tag.name == "GameType") check_game_type(tag, at);
-        if (tag.name == "FEN") set_up(game, tag, at);
-        if (tag.name == "Result") {
-            result.tag = parse_pdn_result(trim(tag.value));
+        if (equal_ignoring_case(tag.name, "GameType")) check_game_type(tag, at);
+        if (equal_ignoring_case(tag.name, "FEN")) set_up(game, tag, at);
+        if (equal_ignoring_case(tag.name, "Result")) {
+            result.tag_text = trim(tag.value);
+            result.tag = parse_pdn_result(result.tag_text);
             if (!result.tag)
                 game.warnings.push_back(error_at(at, tag.value,
-                                                 "Result tag \"" + tag.value + "\" is not a draughts result (" +
+                                                 "Result tag \"" + tag.value + "\" is not a result (" +
                                                      std::string(kResultList) + "); ignored"));
         }
     }
@@ -464,7 +561,7 @@ private:
 
     static int count_tags(const PdnGame& game, std::string_view name) {
         int n = 0;
-        for (const PdnTag& t : game.tags) n += t.name == name;
+        for (const PdnTag& t : game.tags) n += equal_ignoring_case(t.name, name);
         return n;
     }
 
@@ -472,22 +569,26 @@ private:
 
     struct MovetextState {
         Position pos;
-        int number = 1;
+        int number = 1;                       // of the next move, counted from the last written one
+        std::optional<Token> written_number;  // "12." or "12..." not yet followed by its move
     };
 
     void read_movetext(PdnGame& game, ResultInfo& result) {
-        MovetextState state{game.start, 1};
+        MovetextState state{game.start, 1, std::nullopt};
         for (;;) {
             const Token peeked = lex_.peek();
             if (peeked.kind == TokenKind::End || peeked.kind == TokenKind::TagStart) {
                 result.end_at = peeked.at;
+                warn_stray_number(game, state);
                 return;
             }
             const Token t = lex_.next();
             if (t.kind == TokenKind::Word) {
                 if (const auto r = parse_pdn_result(t.text)) {
                     result.marker = r;
+                    result.marker_text = t.text;
                     result.marker_at = t.at;
+                    warn_stray_number(game, state);
                     return;
                 }
                 play(game, t, state);
@@ -497,9 +598,35 @@ private:
         }
     }
 
+    // A move number followed by no move: by another number, the end of the game or the file.
+    void warn_stray_number(PdnGame& game, MovetextState& state) const {
+        if (!state.written_number) return;
+        const Token& n = *state.written_number;
+        game.warnings.push_back(error_at(n.at, std::to_string(n.number) + n.text,
+                                         "move number " + std::to_string(n.number) + n.text +
+                                             " is not followed by a move; ignored"));
+        state.written_number.reset();
+    }
+
+    // The number written before a move takes over the count; after the first move it should agree.
+    void take_written_number(PdnGame& game, MovetextState& state) const {
+        if (!state.written_number) return;
+        const Token& n = *state.written_number;
+        if (!game.moves.empty() && n.number != state.number)
+            game.warnings.push_back(error_at(n.at, std::to_string(n.number) + n.text,
+                                             "move number " + std::to_string(n.number) + " where " +
+                                                 std::to_string(state.number) +
+                                                 " was expected; the moves are numbered on from it"));
+        state.number = n.number;
+        state.written_number.reset();
+    }
+
     void read_non_move(PdnGame& game, const Token& t, MovetextState& state) {
         switch (t.kind) {
-            case TokenKind::MoveNumber: state.number = t.number; break;
+            case TokenKind::MoveNumber:
+                warn_stray_number(game, state);
+                state.written_number = t;
+                break;
             case TokenKind::Ellipsis: break;
             case TokenKind::Nag:
                 if (!game.moves.empty()) game.moves.back().nags.push_back(t.number);
@@ -524,9 +651,7 @@ private:
 
     void play(PdnGame& game, const Token& t, MovetextState& state) {
         const Color side = state.pos.side_to_move;
-        if (t.text == "1-0" || t.text == "0-1" || t.text == "1/2-1/2")
-            fail(t.at, t.text, "\"" + t.text + "\" is a chess result; international draughts uses " +
-                                   std::string(kResultList));
+        take_written_number(game, state);
         if (!looks_like_move(t.text)) fail(t.at, t.text, "unexpected text \"" + t.text + "\" in the movetext");
         Move move;
         try {
@@ -567,6 +692,7 @@ private:
             if (t.kind != TokenKind::Word || depth > 0) continue;
             if (const auto r = parse_pdn_result(t.text)) {
                 result.marker = r;
+                result.marker_text = t.text;
                 return;
             }
         }
@@ -574,15 +700,15 @@ private:
 
     void settle_result(PdnGame& game, const ResultInfo& result) const {
         game.result = result.marker.value_or(result.tag.value_or(PdnResult::None));
+        game.result_written = result.marker ? result.marker_text : result.tag ? result.tag_text : "";
         if (game.error) return;  // the game is already reported; its ending is moot
         if (!result.marker) {
             game.warnings.push_back(error_at(result.end_at, "",
                                              "the game has no termination marker (" + std::string(kResultList) + ")"));
         } else if (result.tag && *result.tag != *result.marker) {
-            game.warnings.push_back(error_at(result.marker_at, std::string(to_string(*result.marker)),
-                                             "termination marker " + std::string(to_string(*result.marker)) +
-                                                 " disagrees with the Result tag " +
-                                                 std::string(to_string(*result.tag))));
+            game.warnings.push_back(error_at(result.marker_at, result.marker_text,
+                                             "termination marker " + result.marker_text +
+                                                 " disagrees with the Result tag " + result.tag_text));
         }
     }
 
@@ -606,10 +732,13 @@ std::string_view to_string(PdnResult result) {
 }
 
 std::optional<PdnResult> parse_pdn_result(std::string_view text) {
-    for (PdnResult r : {PdnResult::WhiteWins, PdnResult::BlackWins, PdnResult::Draw, PdnResult::BothLose,
-                        PdnResult::Unknown})
-        if (text == to_string(r)) return r;
+    if (const ResultForm* f = find_result_form(text)) return f->result;
     return std::nullopt;
+}
+
+bool is_chess_result(std::string_view text) {
+    const ResultForm* f = find_result_form(text);
+    return f && f->chess;
 }
 
 std::string PdnError::to_string() const {
@@ -618,7 +747,7 @@ std::string PdnError::to_string() const {
 
 std::optional<std::string_view> PdnGame::tag(std::string_view name) const {
     for (const PdnTag& t : tags)
-        if (t.name == name) return std::string_view(t.value);
+        if (equal_ignoring_case(t.name, name)) return std::string_view(t.value);
     return std::nullopt;
 }
 
@@ -627,15 +756,35 @@ Position PdnGame::final_position() const {
 }
 
 std::vector<PdnGame> read_pdn(std::string_view bytes, std::string_view file_name) {
+    while (bytes.ends_with('\x1A')) bytes.remove_suffix(1);  // the end-of-file mark of old DOS files
+    if (bytes.starts_with(kUtf16LeBom) || bytes.starts_with(kUtf16BeBom)) {
+        const std::string text = utf16_to_utf8(bytes.substr(2), bytes.starts_with(kUtf16LeBom));
+        return Reader(text, true, file_name).read_all();
+    }
+    // Without a mark: a PDN file starts with ASCII ('[', '{', a digit, space), so a zero byte beside
+    // the first one can only be UTF-16.
+    if (bytes.size() >= 2 && (bytes[0] == '\0') != (bytes[1] == '\0')) {
+        const std::string text = utf16_to_utf8(bytes, bytes[1] == '\0');
+        return Reader(text, true, file_name).read_all();
+    }
     if (bytes.starts_with(kUtf8Bom)) bytes.remove_prefix(kUtf8Bom.size());
     return Reader(bytes, is_valid_utf8(bytes), file_name).read_all();
 }
 
 std::vector<PdnGame> read_pdn_file(const std::string& path) {
+    // Checked first: the standard library reads a directory as an empty file, or throws its own
+    // message. Pipes and devices are read like files (a process substitution is a fine source).
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec) throw std::runtime_error("cannot open PDN file " + path + ": " + ec.message());
+    if (std::filesystem::is_directory(status))
+        throw std::runtime_error("cannot read PDN file " + path + ": it is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open PDN file " + path);
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (in.bad()) throw std::runtime_error("cannot read PDN file " + path);
+    if (!in) throw std::runtime_error("cannot open PDN file " + path + ": " + std::strerror(errno));
+    std::string bytes;
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) bytes.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) throw std::runtime_error("cannot read PDN file " + path + ": " + std::strerror(errno));
     return read_pdn(bytes, path);
 }
 

@@ -38,31 +38,55 @@ std::string ply_name(const PdnGame& g, int ply) {
     return "after " + std::to_string(m.number) + (m.before.side_to_move == Color::Black ? "... " : ". ") + m.text;
 }
 
+// "1 ply", "13 plies".
+std::string plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
+
+// "2-0", "2-0 (written 1-0, the chess way)", "no result".
+std::string result_text(const GameAnalysis& a) {
+    if (a.result.empty()) return "no result";
+    if (a.result_written.empty()) return a.result;
+    return a.result + " (written " + a.result_written + ", the chess way)";
+}
+
 void print_text(std::ostream& out, const GameJob& job) {
     const GameAnalysis& a = job.analysis;
-    out << job.file << " game " << job.index << ": " << (a.white.empty() ? "?" : a.white) << " - "
-        << (a.black.empty() ? "?" : a.black) << ", " << (a.result.empty() ? "no result" : a.result) << ", " << a.plies
-        << " plies\n";
+    out << job.file << " game " << job.index << ": " << a.white.value_or("?") << " - " << a.black.value_or("?")
+        << ", " << result_text(a) << ", " << plies(a.plies) << '\n';
+    for (const PdnError& w : a.warnings) out << "  warning: " << w.to_string() << '\n';
     if (a.error) out << "  error: " << a.error->to_string() << '\n';
     if (a.first_known_ply)
         out << "  first position in the databases: " << ply_name(job.game, *a.first_known_ply) << ", "
             << a.first_known_fen << ", " << value_name(a.first_known.value) << " for the side to move"
-            << (a.first_known.dtw ? " in " + std::to_string(*a.first_known.dtw) + " plies" : "") << '\n';
+            << (a.first_known.dtw ? " in " + plies(*a.first_known.dtw) : "") << '\n';
     else
         out << "  no position of the game is in the databases\n";
     for (const ValueChange& c : a.changes)
         out << "  value changed by " << c.move_number << (c.fen[0] == 'B' ? "... " : ". ") << c.move << " in " << c.fen
             << ": " << value_name(c.before) << " -> " << value_name(c.after)
-            << (c.dtw_before ? " (it won in " + std::to_string(*c.dtw_before) + " plies)" : "") << '\n';
+            << (c.dtw_before ? " (it won in " + plies(*c.dtw_before) + ")" : "") << '\n';
     for (const RuleEvent& e : a.rules)
-        out << "  rule " << to_string(e.rule) << (e.draw ? ": draw declared " : ": count starts ") << ply_name(job.game, e.ply) << (e.draw ? "" : " (" + std::to_string(e.plies_allowed) + " plies)") << '\n';
+        out << "  rule " << to_string(e.rule) << (e.draw ? ": draw declared " : ": count starts ") << ply_name(job.game, e.ply) << (e.draw ? "" : " (" + plies(e.plies_allowed) + ")") << '\n';
     out << "  verdict: " << to_string(a.consistency) << ": " << a.explanation << "\n\n";
+}
+
+// {"line":3,"column":1,"message":"..."}: a reader's warning, in the file of its game.
+std::string json_warning(const PdnError& e) {
+    return "{\"line\":" + std::to_string(e.line) + ",\"column\":" + std::to_string(e.column) +
+           ",\"message\":" + json_string(e.message) + "}";
 }
 
 void print_json(std::ostream& out, const GameJob& job) {
     const GameAnalysis& a = job.analysis;
-    out << "{\"file\":" << json_string(job.file) << ",\"game\":" << job.index << ",\"white\":" << json_string(a.white)
-        << ",\"black\":" << json_string(a.black) << ",\"result\":" << json_string(a.result) << ",\"plies\":" << a.plies;
+    out << "{\"file\":" << json_string(job.file) << ",\"game\":" << job.index << ",\"white\":" << json_string_or_null(a.white)
+        << ",\"black\":" << json_string_or_null(a.black) << ",\"result\":"
+        << (a.result.empty() ? "null" : json_string(a.result));
+    if (!a.result_written.empty()) out << ",\"result_written\":" << json_string(a.result_written);
+    out << ",\"plies\":" << a.plies << ",\"final_fen\":" << json_string(a.final_fen);
+    if (!a.warnings.empty()) {
+        out << ",\"warnings\":[";
+        for (std::size_t i = 0; i < a.warnings.size(); ++i) out << (i ? "," : "") << json_warning(a.warnings[i]);
+        out << ']';
+    }
     if (a.error) out << ",\"error\":" << json_string(a.error->to_string());
     if (a.first_known_ply) {
         out << ",\"first_known\":{\"ply\":" << *a.first_known_ply << ",\"fen\":" << json_string(a.first_known_fen)
@@ -130,15 +154,16 @@ int run_adjudicate(const AdjudicateOptions& o) {
         }
     });
     if (terminal && !jobs.empty()) std::cerr << "\r\033[K";
+    // Each game counts once: a game not read to its end is counted apart, not as undecided.
     std::size_t counts[3] = {0, 0, 0}, errors = 0;
     for (const GameJob& job : jobs) {
         o.json ? print_json(std::cout, job) : print_text(std::cout, job);
-        ++counts[static_cast<int>(job.analysis.consistency)];
-        errors += job.analysis.error.has_value();
+        if (job.analysis.error) ++errors;
+        else ++counts[static_cast<int>(job.analysis.consistency)];
     }
-    std::cerr << jobs.size() << " games: " << counts[0] << " consistent, " << counts[1] << " inconsistent, "
-              << counts[2] << " undecided, " << errors << " with reading errors\n";
-    if (unreadable) return kExitUsage;
+    std::cerr << jobs.size() << (jobs.size() == 1 ? " game: " : " games: ") << counts[0] << " consistent, "
+              << counts[1] << " inconsistent, " << counts[2] << " undecided, " << errors << " not read to the end\n";
+    if (unreadable) return kExitFailure;
     return counts[static_cast<int>(Consistency::Inconsistent)] + errors > 0 ? kExitFindings : kExitOk;
 }
 
@@ -165,7 +190,8 @@ void add_adjudicate_commands(CLI::App& app, Runner& run) {
         "For each game: players, result, moves; the first position within the databases and its value; every move "
         "that changed the theoretical value; every draw rule that came into force; and whether the recorded result "
         "is consistent with perfect play and the rules. Exit code 0 when no game is inconsistent or unreadable, 1 "
-        "otherwise, 2 for an unreadable file, 3 for an unusable database folder or one without databases.");
+        "otherwise, 3 for a PDN file that cannot be read (missing, a directory) or an unusable database folder or one "
+        "without databases.");
     cmd->callback([&run, o] { run = [o] { return run_adjudicate(*o); }; });
 }
 

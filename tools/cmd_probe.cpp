@@ -14,6 +14,7 @@
 #include "probe/tablebase.hpp"
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
+#include "rules/text.hpp"
 #include "tools/commands.hpp"
 #include "tools/json.hpp"
 
@@ -62,14 +63,15 @@ void print_json_distance(const DtwResult& d, bool value_known) {
         std::cout << ",\"dtw_code\":\"" << probe_error_name(d.error) << "\",\"dtw_reason\":" << json_string(d.reason);
 }
 
-// Prints one line for `text`; returns false if it is not a valid FEN.
+// Prints one line for `text`; returns false if it is not a valid FEN. The text output echoes the FEN
+// with control characters escaped, so that input cannot fake a column or a line.
 bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o) {
     Position pos;
     try {
         pos = parse_fen(text);
     } catch (const FenError& e) {
         if (o.json) std::cout << "{\"fen\":" << json_string(text) << ",\"error\":" << json_string(e.what()) << "}\n";
-        else std::cout << text << "\terror: " << e.what() << '\n';
+        else std::cout << escape_control_characters(text) << "\terror: " << e.what() << '\n';
         return false;
     }
     const ProbeResult r = tb.probe_wdl(pos);
@@ -98,7 +100,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
         }
         std::cout << "}\n";
     } else {
-        std::cout << text << '\t' << value_name(r.value);
+        std::cout << escape_control_characters(text) << '\t' << value_name(r.value);
         if (o.dtw) std::cout << '\t' << dtw_text;
         for (const MoveValue& m : moves) {
             std::cout << '\t' << move_to_string(pos, m.move) << '=' << value_name(m.result.value);

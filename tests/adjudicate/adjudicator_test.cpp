@@ -177,5 +177,74 @@ TEST(Adjudicator, AGameThatStoppedOnAnErrorIsUndecided) {
     EXPECT_TRUE(a.error.has_value());
 }
 
+// The same databases without distances to win, as with WDL files only.
+Assessment wdl_only_oracle(const Position& pos) { return {oracle(pos).value, std::nullopt}; }
+
+TEST(Adjudicator, AnUnscoredGameIsNeverInconsistent) {
+    // "*" claims no result: the facts are reported, the verdict is undecided.
+    const std::vector<std::string> repeated = {"1-7", "50-45", "7-1", "45-50", "1-7", "50-45", "7-1", "45-50"};
+    const GameAnalysis repetition = analyse(game_text("W:WK1:BK50", repeated, "*"));
+    EXPECT_EQ(repetition.consistency, Consistency::Undecided) << repetition.explanation;
+    EXPECT_THAT(repetition.explanation, HasSubstr("scored *, which claims no result"));
+    EXPECT_THAT(repetition.explanation, HasSubstr("drawn by rule 6.1"));
+
+    const GameAnalysis no_pieces = analyse(game_text("W:W28:B23", {"28x19"}, "*"));  // black has nothing left
+    EXPECT_EQ(no_pieces.consistency, Consistency::Undecided) << no_pieces.explanation;
+    EXPECT_THAT(no_pieces.explanation, HasSubstr("no legal move after 1. 28x19: white wins"));
+
+    const GameAnalysis won = analyse(game_text("W:W33:B2", {}, "*"));
+    EXPECT_EQ(won.consistency, Consistency::Undecided) << won.explanation;
+    EXPECT_THAT(won.explanation, HasSubstr("at the start the position is won by white"));
+
+    const GameAnalysis both_lose = analyse(game_text("W:W33:B2", {}, "0-0"));  // a sanction, not a claim on play
+    EXPECT_EQ(both_lose.consistency, Consistency::Undecided) << both_lose.explanation;
+    EXPECT_THAT(both_lose.explanation, HasSubstr("scored 0-0 (both players lose"));
+
+    const auto games = read_pdn("[FEN \"W:W28:B23\"]\n1. 28x19\n", "t.pdn");  // neither marker nor tag
+    const GameAnalysis none = analyse_game(games[0], oracle);
+    EXPECT_EQ(none.consistency, Consistency::Undecided);
+    EXPECT_THAT(none.explanation, HasSubstr("no result was recorded"));
+}
+
+TEST(Adjudicator, WithoutDistancesAWinForTheLosingSideIsStillInconsistent) {
+    // A king and a man against a king, the 6.4 count running: without DTW, whether white wins in time
+    // is unknown, but black cannot have won.
+    const auto judged = [](const std::string& result) {
+        const auto games = read_pdn(game_text("W:WK2,6:BK50", {}, result), "t.pdn");
+        return analyse_game(games[0], wdl_only_oracle);
+    };
+    const GameAnalysis black_won = judged("0-2");
+    EXPECT_EQ(black_won.consistency, Consistency::Inconsistent) << black_won.explanation;
+    EXPECT_THAT(black_won.explanation, HasSubstr("white wins; the draw rules can at most make it a draw"));
+    EXPECT_THAT(black_won.explanation, HasSubstr("scored 0-2"));
+    EXPECT_EQ(judged("1-1").consistency, Consistency::Undecided);
+    EXPECT_EQ(judged("2-0").consistency, Consistency::Undecided);
+}
+
+TEST(Adjudicator, ChessResultsAreJudgedAsTheirDraughtsResult) {
+    const GameAnalysis chess = analyse(game_text("W:WK2,6:BK50", {}, "1/2-1/2"));
+    const GameAnalysis draughts = analyse(game_text("W:WK2,6:BK50", {}, "1-1"));
+    EXPECT_EQ(chess.result, "1-1");
+    EXPECT_EQ(chess.result_written, "1/2-1/2");
+    EXPECT_EQ(draughts.result_written, "");
+    EXPECT_EQ(chess.consistency, Consistency::Inconsistent);
+    EXPECT_EQ(chess.explanation, draughts.explanation);
+    EXPECT_EQ(analyse(game_text("W:W33:B2", {}, "1-0")).result, "2-0");
+    EXPECT_EQ(analyse(game_text("W:W33:B2", {}, "0-1")).result, "0-2");
+}
+
+TEST(Adjudicator, ReportsPlayersFinalPositionAndTheReadersWarnings) {
+    const auto games = read_pdn("[White \"\"]\n[Black \"Roe, R.\"]\n[FEN \"W:W28:B23\"]\n[Result \"2-0\"]\n1. 28x19 0-2\n",
+                                "t.pdn");
+    const GameAnalysis a = analyse_game(games[0], oracle);
+    EXPECT_FALSE(a.white.has_value());  // empty: missing
+    EXPECT_EQ(a.black, "Roe, R.");
+    EXPECT_EQ(a.final_fen, "B:W19:B");
+    ASSERT_EQ(a.warnings.size(), 1u);
+    EXPECT_EQ(a.warnings[0].line, 5);
+    EXPECT_THAT(a.warnings[0].message, HasSubstr("disagrees with the Result tag 2-0"));
+    EXPECT_FALSE(analyse_game(read_pdn("1. 32-28 *", "t.pdn")[0], oracle).black.has_value());  // no tag
+}
+
 }  // namespace
 }  // namespace dtb

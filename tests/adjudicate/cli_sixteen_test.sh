@@ -26,7 +26,7 @@ expect "verdict: consistent: after 10... 34-48 white wins in 15 plies, more than
 expect "verdict: consistent: after 7... 7-40 white wins in 17 plies, within the 18 plies the 6.3 16-move ending count leaves"
 expect "verdict: consistent: after 8... 11-2 white wins in 23 plies, but not within the 17 plies the 6.3 16-move ending count leaves: a draw under the rules"
 expect "rule 6.3 16-move ending: count starts at the start (32 plies)"
-grep -qF "6 games: 4 consistent, 2 inconsistent, 0 undecided, 0 with reading errors" "$work/err" || fail "summary: $(cat "$work/err")"
+grep -qF "6 games: 4 consistent, 2 inconsistent, 0 undecided, 0 not read to the end" "$work/err" || fail "summary: $(cat "$work/err")"
 
 "$dtb" adjudicate --db "$db" --json "$pdn" >"$work/json" 2>/dev/null
 [ "$(grep -o '"forced_win":"[a-z]*"' "$work/json" | cut -d'"' -f4 | tr '\n' ' ')" = "yes no no yes yes no " ] ||

@@ -7,11 +7,13 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
+#include "rules/text.hpp"
 
 namespace dtb {
 namespace {
@@ -67,7 +69,7 @@ TEST_F(FeaturesFile, KeepsTagsInOrderWithEscapesResolved) {
     EXPECT_EQ(g.tag("Event"), "The \"Brilliant\" Open");
     EXPECT_EQ(g.tag("Annotator"), "A \\ B");
     EXPECT_EQ(g.tag("White"), "Doe, John");
-    EXPECT_FALSE(g.tag("event"));  // names are case-sensitive
+    EXPECT_EQ(g.tag("event"), g.tag("Event"));  // names are matched ignoring case
     EXPECT_EQ(g.line, 4);
 }
 
@@ -204,6 +206,72 @@ TEST(PdnEncoding, Latin1IsConvertedToUtf8) {
     EXPECT_EQ(games[1].error->column, 9);
 }
 
+// "text" as UTF-16 with a byte-order mark, for ASCII text plus `extra` code units appended.
+std::string utf16(const std::string& ascii, bool little_endian, const std::vector<unsigned> extra = {}) {
+    std::string out = little_endian ? "\xFF\xFE" : "\xFE\xFF";
+    const auto put = [&](unsigned u) {
+        const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+        out += little_endian ? std::string{lo, hi} : std::string{hi, lo};
+    };
+    for (char c : ascii) put(static_cast<unsigned char>(c));
+    for (unsigned u : extra) put(u);
+    return out;
+}
+
+TEST(PdnEncoding, Utf16WithByteOrderMarkIsDecoded) {
+    // [White "Müller"] {😀} 1. 32-28 *, in both byte orders.
+    for (bool le : {true, false}) {
+        SCOPED_TRACE(le ? "little endian" : "big endian");
+        std::string bytes = utf16("[White \"M", le, {0xFC});
+        bytes += utf16("ller\"]\r\n{", le, {0xD83D, 0xDE00}).substr(2);
+        bytes += utf16("}\r\n1. 32-28 19-23 *\r\n", le).substr(2);
+        const auto games = read_pdn(bytes, "t.pdn");
+        ASSERT_EQ(games.size(), 1u);
+        EXPECT_FALSE(games[0].error) << games[0].error->to_string();
+        EXPECT_EQ(games[0].tag("White"), "M\xC3\xBCller");
+        EXPECT_EQ(games[0].comment, "\xF0\x9F\x98\x80");
+        EXPECT_EQ(games[0].moves.size(), 2u);
+        EXPECT_EQ(games[0].moves[1].line, 3);
+        EXPECT_EQ(games[0].moves[1].column, 10);
+    }
+}
+
+TEST(PdnEncoding, Utf16WithoutByteOrderMarkIsRecognised) {
+    for (bool le : {true, false}) {
+        SCOPED_TRACE(le ? "little endian" : "big endian");
+        const auto games = read_pdn(utf16("[White \"M", le, {0xFC}).substr(2) + utf16("ller\"]\n1. 32-28 *", le).substr(2), "t.pdn");
+        ASSERT_EQ(games.size(), 1u);
+        EXPECT_FALSE(games[0].error) << games[0].error->to_string();
+        EXPECT_EQ(games[0].tag("White"), "M\xC3\xBCller");
+        EXPECT_EQ(games[0].moves.size(), 1u);
+    }
+}
+
+TEST(PdnEncoding, BrokenUtf16BecomesReplacementCharacters) {
+    EXPECT_EQ(utf16_to_utf8(std::string("\x3D\xD8" "A\0", 4), true), "\xEF\xBF\xBD" "A");  // lone high surrogate
+    EXPECT_EQ(utf16_to_utf8(std::string("\0A\xDC\0", 4), false), "A\xEF\xBF\xBD");     // lone low surrogate
+    EXPECT_EQ(utf16_to_utf8(std::string("A\0B", 3), true), "A\xEF\xBF\xBD");                       // odd final byte
+    const auto games = read_pdn(utf16("1. 32-28 ", true, {0xDC00}) , "t.pdn");
+    ASSERT_EQ(games.size(), 1u);
+    ASSERT_TRUE(games[0].error);  // U+FFFD in the movetext: a non-ASCII character, located
+    EXPECT_EQ(games[0].error->column, 10);
+}
+
+TEST(PdnEncoding, NoBreakSpacesAndTheDosEndOfFileMarkAreSpace) {
+    const auto utf8 = read_pdn("1. 32-28\xC2\xA0" "19-23\xC2\xA0*\r\n\x1A", "t.pdn");
+    ASSERT_EQ(utf8.size(), 1u);
+    EXPECT_FALSE(utf8[0].error) << utf8[0].error->to_string();
+    EXPECT_EQ(texts(utf8[0]), (std::vector<std::string>{"32-28", "19-23"}));
+    EXPECT_EQ(utf8[0].moves[1].column, 10);
+    EXPECT_EQ(utf8[0].result, PdnResult::Unknown);
+    const auto latin1 = read_pdn("[White \"M\xFCller\"]\n1.\xA0" "32-28 19-23 *\x1A\x1A", "t.pdn");
+    ASSERT_EQ(latin1.size(), 1u);
+    EXPECT_FALSE(latin1[0].error) << latin1[0].error->to_string();
+    EXPECT_EQ(latin1[0].moves.size(), 2u);
+    // Any other non-ASCII character glued to a move is still reported.
+    EXPECT_TRUE(read_pdn("1. 32-28\xC2\xA1 *", "t.pdn")[0].error);
+}
+
 TEST(PdnEncoding, NonAsciiOnlyInTagValuesAndComments) {
     const auto in_name = read_pdn("[Ev\xC3\xA9nt \"x\"]\n1. 32-28 *\n", "t.pdn");
     ASSERT_EQ(in_name.size(), 1u);
@@ -240,7 +308,7 @@ TEST(PdnMalformed, EveryBrokenGameIsReportedAndTheOthersSurvive) {
         {"Good 3", 2},
         {"Unknown move", 2, 33, 19, "Nf3", "unexpected text \"Nf3\""},
         {"Ambiguous capture", 0, 38, 4, "34x42", "ambiguous move \"34x42\""},
-        {"Chess result", 2, 42, 16, "1-0", "\"1-0\" is a chess result"},
+        {"Chess result", 2},  // "1-0": the PDN 3.0 reading grammar accepts chess results
         {"", 0, 44, 28, "Event", "bad tag Event: its value has no closing '\"'"},
         {"Unterminated variation", 1, 51, 10, "(", "unterminated variation"},
         {"Good 4", 4},
@@ -329,9 +397,45 @@ TEST(PdnResults, WritesAndParsesTheFiveMarkers) {
                         PdnResult::Unknown})
         EXPECT_EQ(parse_pdn_result(to_string(r)), r);
     EXPECT_EQ(to_string(PdnResult::None), "");
-    EXPECT_FALSE(parse_pdn_result("1-0"));
-    EXPECT_FALSE(parse_pdn_result("0-1"));
-    EXPECT_FALSE(parse_pdn_result("1/2-1/2"));
+    EXPECT_FALSE(parse_pdn_result("2-1"));
+    EXPECT_FALSE(parse_pdn_result(""));
+    EXPECT_FALSE(is_chess_result("2-0"));
+}
+
+TEST(PdnResults, ChessResultsAreReadTheDraughtsWay) {
+    EXPECT_EQ(parse_pdn_result("1-0"), PdnResult::WhiteWins);
+    EXPECT_EQ(parse_pdn_result("0-1"), PdnResult::BlackWins);
+    EXPECT_EQ(parse_pdn_result("1/2-1/2"), PdnResult::Draw);
+    EXPECT_EQ(parse_pdn_result("\xC2\xBD-\xC2\xBD"), PdnResult::Draw);
+    for (const char* chess : {"1-0", "0-1", "1/2-1/2", "\xC2\xBD-\xC2\xBD"}) EXPECT_TRUE(is_chess_result(chess));
+
+    const auto games = read_pdn(
+        "[Result \"1-0\"]\n1. 32-28 19-23 1-0\n"
+        "[Result \"0-1\"]\n1. 32-28 0-1\n"
+        "[Result \"1/2-1/2\"]\n1. 32-28 1/2-1/2\n"
+        "1. 32-28 \xC2\xBD-\xC2\xBD\n"
+        "[Result \"1/2-1/2\"]\n1. 32-28 1-1\n",  // the same result written both ways: no disagreement
+        "t.pdn");
+    ASSERT_EQ(games.size(), 5u);
+    const std::vector<PdnResult> results = {PdnResult::WhiteWins, PdnResult::BlackWins, PdnResult::Draw,
+                                            PdnResult::Draw, PdnResult::Draw};
+    const std::vector<std::string> written = {"1-0", "0-1", "1/2-1/2", "\xC2\xBD-\xC2\xBD", "1-1"};
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        SCOPED_TRACE("game " + std::to_string(i + 1));
+        EXPECT_FALSE(games[i].error) << games[i].error->to_string();
+        EXPECT_TRUE(games[i].warnings.empty()) << games[i].warnings.front().to_string();
+        EXPECT_EQ(games[i].result, results[i]);
+        EXPECT_EQ(games[i].result_written, written[i]);
+    }
+    EXPECT_EQ(games[0].moves.size(), 2u);
+}
+
+TEST(PdnResults, ChessResultTagWithoutMarkerIsTheResult) {
+    const auto games = read_pdn("[Result \"0-1\"]\n1. 32-28 19-23\n", "t.pdn");
+    EXPECT_EQ(games[0].result, PdnResult::BlackWins);
+    EXPECT_EQ(games[0].result_written, "0-1");
+    ASSERT_EQ(games[0].warnings.size(), 1u);
+    EXPECT_NE(games[0].warnings[0].message.find("no termination marker"), std::string::npos);
 }
 
 TEST(PdnResults, MissingMarkerFallsBackToTheResultTag) {
@@ -353,12 +457,85 @@ TEST(PdnResults, MarkerDisagreeingWithTheTagIsAWarning) {
     EXPECT_NE(games[0].warnings[0].message.find("disagrees with the Result tag 2-0"), std::string::npos);
 }
 
-TEST(PdnResults, ChessResultTagIsIgnoredWithAWarning) {
-    const auto games = read_pdn("[Result \"1-0\"]\n1. 32-28 *\n", "t.pdn");
+TEST(PdnResults, UnknownResultTagIsIgnoredWithAWarning) {
+    const auto games = read_pdn("[Result \"W+\"]\n1. 32-28 *\n", "t.pdn");
     EXPECT_FALSE(games[0].error);
     EXPECT_EQ(games[0].result, PdnResult::Unknown);
     ASSERT_EQ(games[0].warnings.size(), 1u);
-    EXPECT_NE(games[0].warnings[0].message.find("not a draughts result"), std::string::npos);
+    EXPECT_EQ(games[0].warnings[0].line, 1);
+    EXPECT_NE(games[0].warnings[0].message.find("not a result"), std::string::npos);
+}
+
+TEST(PdnMoveNumbers, NumberNotFollowedByAMoveIsAWarning) {
+    const auto games = read_pdn("1. 32-28 19-23\n2. 2-0\n", "t.pdn");
+    EXPECT_FALSE(games[0].error);
+    ASSERT_EQ(games[0].warnings.size(), 1u);
+    EXPECT_EQ(games[0].warnings[0].line, 2);
+    EXPECT_EQ(games[0].warnings[0].column, 1);
+    EXPECT_EQ(games[0].warnings[0].text, "2.");
+    EXPECT_NE(games[0].warnings[0].message.find("move number 2. is not followed by a move"), std::string::npos);
+
+    const auto twice = read_pdn("1. 32-28 18-23 2. 3. 37-32 *", "t.pdn");
+    ASSERT_EQ(twice[0].warnings.size(), 2u);  // "2." stray, then "3." where 2 was expected
+    EXPECT_EQ(twice[0].warnings[0].column, 16);
+    EXPECT_EQ(twice[0].warnings[1].column, 19);
+    EXPECT_EQ(twice[0].moves.size(), 3u);
+}
+
+TEST(PdnMoveNumbers, NumberOtherThanTheCountIsAWarning) {
+    const auto games = read_pdn("1. 32-28 18-23 3. 37-32 *", "t.pdn");
+    EXPECT_FALSE(games[0].error);
+    ASSERT_EQ(games[0].warnings.size(), 1u);
+    EXPECT_EQ(games[0].warnings[0].column, 16);
+    EXPECT_NE(games[0].warnings[0].message.find("move number 3 where 2 was expected"), std::string::npos);
+    EXPECT_EQ(games[0].moves[2].number, 3);  // the written number is kept
+
+    // A set-up game may start at any number, and "12." before Black's move is as good as "12...".
+    const auto setup = read_pdn("[FEN \"B:W33,34:B18,19\"]\n23. ... 19-24 24. 34-30 24x35 24. 33-28 18-23 *", "t.pdn");
+    EXPECT_FALSE(setup[0].error) << setup[0].error->to_string();
+    ASSERT_EQ(setup[0].warnings.size(), 1u);  // the second "24." where 25 was expected
+    EXPECT_EQ(setup[0].moves.size(), 5u);
+}
+
+TEST(PdnMoves, SpacesAfterTheSeparatorAreDropped) {
+    // Old database exports pad squares to two characters: "1- 6", "47x 9".
+    const auto games = read_pdn("[FEN \"W:WK36:B22,K50\"]\n 1. 36x 9 50-45\t2.  9- 3 45-50 *\n", "t.pdn");
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_FALSE(games[0].error) << games[0].error->to_string();
+    EXPECT_EQ(texts(games[0]), (std::vector<std::string>{"36x9", "50-45", "9-3", "45-50"}));
+    EXPECT_EQ(games[0].moves[0].column, 5);
+    EXPECT_EQ(games[0].moves[2].column, 21);
+    EXPECT_EQ(to_fen(games[0].final_position()), "W:WK3:BK50");
+    // Only spaces and tabs, only before a digit, only after a separator.
+    EXPECT_TRUE(read_pdn("1. 32-\n28 *", "t.pdn")[0].error);
+    EXPECT_TRUE(read_pdn("1. 32 -28 *", "t.pdn")[0].error);
+}
+
+TEST(PdnTags, UnescapedQuotesInsideAValueAreKeptWithAWarning) {
+    const auto games = read_pdn("[Event \"Open \"Noord\" 2019\"]\n[Black \"x\"][White \"y\"]\n1. 32-28 *", "t.pdn");
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_FALSE(games[0].error) << games[0].error->to_string();
+    EXPECT_EQ(games[0].tag("Event"), "Open \"Noord\" 2019");
+    EXPECT_EQ(games[0].tag("Black"), "x");
+    EXPECT_EQ(games[0].tag("White"), "y");
+    ASSERT_EQ(games[0].warnings.size(), 1u);
+    EXPECT_EQ(games[0].warnings[0].line, 1);
+    EXPECT_EQ(games[0].warnings[0].column, 14);
+    EXPECT_EQ(games[0].warnings[0].text, "Event");
+    // A quote with nothing after it on the line still ends the value: the missing ']' is the error.
+    const auto broken = read_pdn("[Event \"a\" b\n1. 32-28 *", "t.pdn");
+    ASSERT_TRUE(broken[0].error);
+    EXPECT_NE(broken[0].error->message.find("expected ']' after its value"), std::string::npos);
+}
+
+TEST(PdnTags, NamesAreMatchedIgnoringCase) {
+    const auto games = read_pdn("[fen \"W:WK1:BK50\"]\n[RESULT \"1-0\"]\n[gametype \"21\"]\n1. 1-6 *\n", "t.pdn");
+    ASSERT_TRUE(games[0].error);  // GameType 21 is read, whatever its case
+    const auto ok = read_pdn("[fen \"W:WK1:BK50\"]\n[RESULT \"1-0\"]\n1. 1-6 1-0\n", "t.pdn");
+    EXPECT_FALSE(ok[0].error);
+    EXPECT_EQ(ok[0].start, parse_fen("W:WK1:BK50"));
+    EXPECT_EQ(ok[0].tag("Result"), "1-0");
+    EXPECT_TRUE(ok[0].warnings.empty());
 }
 
 TEST(PdnResults, EmptyInputHasNoGames) {
@@ -368,6 +545,93 @@ TEST(PdnResults, EmptyInputHasNoGames) {
 
 TEST(PdnFile, MissingFileThrows) {
     EXPECT_THROW(read_pdn_file(data_path("no-such-file.pdn")), std::runtime_error);
+}
+
+TEST(PdnFile, DirectoryIsRefusedWithAClearMessage) {
+    try {
+        read_pdn_file(DTB_PDN_TEST_DATA);
+        FAIL() << "a directory was read as a PDN file";
+    } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot read PDN file " + std::string(DTB_PDN_TEST_DATA) +
+                                             ": it is a directory, not a file");
+    }
+}
+
+// ----- files written the way real files are -----
+// real_*.pdn: 310 games in the forms real 10x10 files use: chess-style results in tags and as
+// markers, tags in any case, squares padded with spaces ("2- 8"), CRLF and Latin-1 (the old export),
+// FEN set-ups numbered from their move, games separated by markers alone, no final newline
+// (real_setups.pdn), UTF-16 with a byte-order mark, comments, variations, NAGs, glued numbers
+// ("29.45-40"), and the mistakes real files have: two typos, a Result tag that disagrees with the
+// marker, a missing marker, a stray move number, quotes inside a tag value written without '\'.
+
+const std::vector<std::string> kRealFiles = {"real_tournament.pdn", "real_old_export.pdn", "real_setups.pdn",
+                                             "real_utf16le.pdn"};
+
+TEST(PdnRealFiles, AtLeast99PercentOfTheGamesReadToTheirEnd) {
+    std::size_t total = 0, read = 0;
+    std::vector<PdnError> errors, warnings;
+    for (const std::string& file : kRealFiles) {
+        for (const PdnGame& g : read_data(file)) {
+            ++total;
+            if (g.error) errors.push_back(*g.error);
+            else ++read;
+            warnings.insert(warnings.end(), g.warnings.begin(), g.warnings.end());
+        }
+    }
+    EXPECT_EQ(total, 310u);
+    EXPECT_GE(read * 100, total * 99) << read << " of " << total;
+    // The rest are the files' own typos, each reported where it is.
+    ASSERT_EQ(errors.size(), 2u);
+    EXPECT_EQ(errors[0].file, data_path("real_tournament.pdn"));
+    EXPECT_EQ(std::tie(errors[0].line, errors[0].column, errors[0].text), std::make_tuple(815, 63, std::string("14-19")));
+    EXPECT_EQ(errors[1].file, data_path("real_old_export.pdn"));
+    EXPECT_EQ(std::tie(errors[1].line, errors[1].column, errors[1].text), std::make_tuple(1064, 23, std::string("15-30")));
+    for (const PdnError& e : errors) EXPECT_NE(e.message.find("illegal move"), std::string::npos) << e.to_string();
+    // And the harmless oddities, each located too.
+    ASSERT_EQ(warnings.size(), 4u);
+    EXPECT_EQ(std::tie(warnings[0].line, warnings[0].column), std::make_tuple(97, 32));
+    EXPECT_NE(warnings[0].message.find("a '\"' inside the value of tag Event is not written"), std::string::npos);
+    EXPECT_EQ(std::tie(warnings[1].line, warnings[1].column), std::make_tuple(477, 1));
+    EXPECT_NE(warnings[1].message.find("termination marker 1-1 disagrees with the Result tag 2-0"), std::string::npos);
+    EXPECT_EQ(std::tie(warnings[2].line, warnings[2].column), std::make_tuple(1084, 48));
+    EXPECT_NE(warnings[2].message.find("move number 35. is not followed by a move"), std::string::npos);
+    EXPECT_EQ(std::tie(warnings[3].line, warnings[3].column), std::make_tuple(1227, 1));
+    EXPECT_NE(warnings[3].message.find("no termination marker"), std::string::npos);
+    for (const PdnError& w : warnings) EXPECT_EQ(w.file, data_path("real_tournament.pdn"));
+}
+
+TEST(PdnRealFiles, ReadsEachFormTheWayItIsMeant) {
+    const auto old = read_data("real_old_export.pdn");  // CRLF, Latin-1, padded squares, tags in any case
+    EXPECT_EQ(old[0].tag("White"), "Sall, Roel");     // written [WHITE "..."]
+    EXPECT_EQ(old[0].result, PdnResult::WhiteWins);
+    EXPECT_EQ(old[0].result_written, "1-0");
+    EXPECT_EQ(move_written(old[0], "2-8").line, 10);    // written " 2- 8"
+    EXPECT_EQ(move_written(old[0], "2-8").column, 11);
+    std::size_t chess = 0, accented = 0;
+    for (const PdnGame& g : old) {
+        chess += is_chess_result(g.result_written);
+        accented += std::string(g.tag("Black").value_or("")).find("Dupr\xC3\xA9") != std::string::npos;
+    }
+    EXPECT_EQ(chess, old.size());
+    EXPECT_GT(accented, 0u);
+
+    const auto setups = read_data("real_setups.pdn");  // FEN set-ups, then 25 games without tags
+    ASSERT_EQ(setups.size(), 70u);
+    EXPECT_EQ(setups[0].start.side_to_move, Color::Black);
+    EXPECT_EQ(setups[0].moves[0].number, 12);  // "12... 14-20"
+    EXPECT_EQ(setups[0].tag("FEN"), setups[0].tag("fen"));
+    for (std::size_t i = 45; i < setups.size(); ++i) {
+        EXPECT_TRUE(setups[i].tags.empty());
+        EXPECT_EQ(setups[i].start, parse_fen("W:W31-50:B1-20"));
+    }
+    EXPECT_EQ(setups[44].result, PdnResult::WhiteWins);
+    EXPECT_EQ(setups.back().result, PdnResult::Draw);  // "1/2-1/2" at the very end of the file
+    EXPECT_EQ(setups.back().result_written, "1/2-1/2");
+
+    const auto utf16 = read_data("real_utf16le.pdn");
+    ASSERT_EQ(utf16.size(), 30u);
+    EXPECT_EQ(utf16[0].tag("Event"), "Toernooi \xC3\xA0 Paris");
 }
 
 // ----- the demo sample -----

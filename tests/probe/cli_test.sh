@@ -97,6 +97,36 @@ W:WK46:BK5${tab}loss${tab}${tab}46-10=loss${tab}1${tab}46-14=loss${tab}1${tab}46
   fail "moves and distances without .dtw files: json"
 rm -rf "$tmp"
 
+# Output framing: a FEN with a tab, a line end or another control character is invalid, and the
+# text output echoes it escaped, so it cannot fake a value column or a line.
+out=$("$dtb" probe --db "$db" $'W:W28\t:B23' $'W:W28:B23\nW:W6:B1' $'W:W28\x01:B23' "W:W28:B23")
+rc=$?
+[[ $rc == 1 ]] || fail "control characters: exit code $rc, expected 1"
+[[ $(printf '%s\n' "$out" | wc -l) == 4 ]] || fail "control characters: not one line per FEN:
+$out"
+[[ $(printf '%s\n' "$out" | awk -F'\t' 'NF != 2' | wc -l) == 0 ]] || fail "control characters: a line without exactly two columns:
+$out"
+[[ $(printf '%s\n' "$out" | sed -n 1p) == 'W:W28\t:B23'"${tab}error: "*'a control character (\t); a FEN never contains one' ]] ||
+  fail "control characters: tab: $(printf '%s\n' "$out" | sed -n 1p)"
+[[ $(printf '%s\n' "$out" | sed -n 2p) == 'W:W28:B23\nW:W6:B1'"${tab}error: "* ]] || fail "control characters: newline: $out"
+[[ $(printf '%s\n' "$out" | sed -n 3p) == 'W:W28\x01:B23'"${tab}error: "* ]] || fail "control characters: \\x01: $out"
+[[ $(printf '%s\n' "$out" | sed -n 4p) == "W:W28:B23${tab}win" ]] || fail "control characters: the valid FEN: $out"
+
+# --json is valid JSON whatever the bytes: invalid UTF-8 and control characters included.
+if command -v python3 >/dev/null; then
+  "$dtb" probe --db "$db" --json $'W:W28:B\xff\xfe23' $'\xc3(\t\x01' $'\xed\xa0\x80' "W:W28:B23" >/tmp/dtb-cli-json.$$
+  rc=$?
+  [[ $rc == 1 ]] || fail "json with invalid UTF-8: exit code $rc, expected 1"
+  # strict: by default python3 would take bytes that are not UTF-8 as surrogate escapes
+  while IFS= read -r line; do
+    printf '%s' "$line" | PYTHONIOENCODING=utf-8:strict python3 -m json.tool >/dev/null 2>&1 || fail "json with invalid UTF-8: not valid JSON: $line"
+  done </tmp/dtb-cli-json.$$
+  [[ $(wc -l </tmp/dtb-cli-json.$$) == 4 ]] || fail "json with invalid UTF-8: not one line per FEN"
+  python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1], encoding="utf-8")]; assert l[0]["fen"]=="W:W28:B\ufffd\ufffd23" and l[1]["fen"]=="\ufffd(\t\x01" and l[3]["value"]=="win", l' \
+    /tmp/dtb-cli-json.$$ || fail "json with invalid UTF-8: $(cat /tmp/dtb-cli-json.$$)"
+  rm -f /tmp/dtb-cli-json.$$
+fi
+
 # A missing database folder: exit code 3 and a message.
 "$dtb" probe --db /nonexistent/dtb-db "W:W28:B23" >/dev/null 2>/tmp/dtb-cli-test-stderr.$$
 rc=$?

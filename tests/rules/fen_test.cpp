@@ -150,6 +150,20 @@ TEST(Fen, SomethingThatIsNotATagIsRejected) {
     expect_error("W:", "no white or black section");
 }
 
+TEST(Fen, ControlCharactersAreRefusedAndNeverEchoedRaw) {
+    // A tab or a line end inside a FEN would fake a column or a line in any output that echoes it.
+    expect_error("W:W28\t:B23", "invalid FEN \"W:W28\\t:B23\" at column 6: a control character (\\t); a FEN never contains one");
+    expect_error("W:W28:B23\nW:W6:B1", "at column 10: a control character (\\n)");
+    expect_error("W:W28\x01:B23", "a control character (\\x01)");
+    expect_error(std::string("W:W28\0:B23", 10), "a control character (\\x00)");
+    expect_error("W:W28:B23\x7F", "a control character (\\x7F)");
+    try {
+        parse_fen("W:W28\t\r:B23");
+    } catch (const FenError& e) {
+        EXPECT_EQ(std::string(e.what()).find_first_of("\t\r\n"), std::string::npos) << e.what();
+    }
+}
+
 TEST(Fen, DescendingRange) { expect_error("W:W40-31:B1", "range 40-31 is descending"); }
 
 TEST(Fen, ErrorsNameTheColumn) {
