@@ -12,16 +12,15 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_reduce.h>
 #include <unistd.h>
 
+#include "gen/dtw_solver.hpp"
 #include "gen/loader.hpp"
 #include "gen/memory_plan.hpp"
 #include "gen/progress.hpp"
 #include "gen/spill.hpp"
+#include "gen/solver.hpp"
 #include "probe/table_file.hpp"
-#include "rules/fen.hpp"
-#include "rules/movegen.hpp"
 
 namespace dtb {
 namespace {
