@@ -268,8 +268,9 @@ private:
         return std::min(plies, earliest_new_count_end(pieces_of(pos), pos.side_to_move == Color::White ? 0 : 1));
     }
 
-    // The earliest ply at which a count that starts after a move from here could run out: t + 10
-    // or t + 32 for a count starting with the t-th move, found over the materials moves can lead to.
+    // The earliest ply at which a count that starts after a move from here could run out while the
+    // shortest win goes on: t + 10 or t + 32 for a count starting with the t-th move, found over the
+    // materials moves can lead to.
     int earliest_new_count_end(const Pieces& start, int side) {
         const auto key = std::make_pair(start, side);
         if (const auto it = new_count_end_.find(key); it != new_count_end_.end()) return it->second;
@@ -288,13 +289,21 @@ private:
                 for (const Pieces& next : material_moves(m, x)) {
                     if (next.total(1 - x) == 0) continue;  // the game is over
                     const auto now = rule_of(next);
-                    if (now && now != rule_of(m)) best = std::min(best, t + plies_allowed(*now));
+                    if (now && now != rule_of(m) && count_can_stop_a_win(*now)) best = std::min(best, t + plies_allowed(*now));
                     if (seen.emplace(std::make_pair(next, 1 - x), t).second) queue.push({next, 1 - x});
                 }
             }
         }
         new_count_end_[key] = best;
         return best;
+    }
+
+    // Whether a count of `rule` starting afresh could end the game before a shortest win does: not
+    // when every position the count applies to is won within it, since a shortest win then ends
+    // inside any count started on its way (docs/DRAW_RULES.md).
+    bool count_can_stop_a_win(DrawRule rule) const {
+        const std::optional<int> longest = oracle_.counted_bounds.of(rule);
+        return !longest || *longest > plies_allowed(rule);
     }
 
     // An upper bound on the plies any continuation can last before a draw rule ends the game,

@@ -647,6 +647,16 @@ DtwResult Tablebase::probe_dtw(const Position& pos) const {
 
 int Tablebase::max_dtw_pieces() const { return impl_->max_dtw_pieces; }
 
+std::optional<int> Tablebase::longest_dtw(const Material& m) const {
+    if (m.pieces() > impl_->max_dtw_pieces || m.white_pieces() == 0 || m.black_pieces() == 0) return std::nullopt;
+    DtwSlot* slot = impl_->dtw_slot_by_counts[impl_->key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)];
+    if (slot == nullptr) return std::nullopt;
+    impl_->open_dtw(*slot);
+    if (!slot->file) return std::nullopt;
+    const format::Header& h = slot->file->header();
+    return static_cast<int>(std::max(h.max_dtw, h.longest_win));
+}
+
 std::vector<MoveValue> Tablebase::probe_moves(const Position& pos, bool dtw) const {
     if (const char* problem = position_problem(pos)) throw std::invalid_argument(problem);
     std::vector<MoveValue> out;

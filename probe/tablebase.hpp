@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -139,6 +140,11 @@ public:
 
     // Largest piece count of the .dtw files in use (0 if none).
     int max_dtw_pieces() const;
+
+    // The longest distance to win recorded in the .dtw file of `m` (white to move): the larger of
+    // its header's longest win (capture positions included) and largest DTW of a non-capture
+    // position (losses included). nullopt when `m` has no usable .dtw file. Opens the file.
+    std::optional<int> longest_dtw(const Material& m) const;
 
     // Every legal move of `pos` with its value for the side to move at `pos`, best first:
     // wins, draws, losses, then unknowns (moves of equal value keep generation order).

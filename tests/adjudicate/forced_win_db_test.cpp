@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include <cstdlib>
+#include <random>
 
 #include "adjudicate/adjudicator.hpp"
 #include "probe/tablebase.hpp"
@@ -112,6 +113,60 @@ TEST(SixteenMoveWins, SearchAgreesWithTheBruteForce) {
             ASSERT_TRUE(expected.has_value());
             EXPECT_EQ(f.answer, *expected ? Forced::Yes : Forced::No);
         }
+}
+
+// The bounds tablebase_oracle derives from the .dtw headers (and the captures' materials) hold the
+// longest distance of every counted material, as an exhaustive scan of the same materials solved
+// in memory finds it, and both fit within the counts: the fact the search prunes with.
+TEST(CountedEndingBounds, HeadersCoverEveryPositionAndFitTheCounts) {
+    const CountedEndingBounds headers = oracle().counted_bounds;
+    ASSERT_TRUE(headers.sixteen_moves && headers.five_moves);
+    const InMemoryTables solved = test_support::solve_closure(
+        {*parse_material("KKKvK"), *parse_material("KKMvK"), *parse_material("KMMvK")});
+    const CountedEndingBounds exact = test_support::counted_bounds_by_scan(solved);
+    ASSERT_TRUE(exact.sixteen_moves && exact.five_moves);
+    EXPECT_LE(*exact.sixteen_moves, *headers.sixteen_moves);
+    EXPECT_LE(*exact.five_moves, *headers.five_moves);
+    EXPECT_LE(*headers.sixteen_moves, kSixteenMovePlies);
+    EXPECT_LE(*headers.five_moves, kFiveMovePlies);
+    // The longest wins `dtb stats` lists for KKMvK and KMvK.
+    EXPECT_GE(*exact.sixteen_moves, 31);
+    EXPECT_GE(*exact.five_moves, 9);
+}
+
+// Positions where a count can start later (a capture, or the defender's man crowning into a lone
+// king), searched with and without the bounds and by the brute force: one answer.
+TEST(CountedEndingBounds, SearchWithThemAgreesWithTheBruteForce) {
+    const std::pair<const char*, const char*> families[] = {{"KKK", "M"}, {"KKM", "M"}, {"KK", "KM"}, {"KM", "KK"}};
+    const Oracle unbounded(oracle().assess);
+    std::mt19937 rng(7);
+    int compared = 0, pruned = 0, gave_up = 0;
+    for (const auto& [white, black] : families) {
+        for (int found = 0; found < 15;) {
+            const Position p = test_support::random_position(rng, white, black);
+            if (generate_moves(p).empty()) continue;
+            const Assessment a = oracle()(p);
+            if ((a.value != Value::Win && a.value != Value::Loss) || a.dtw.value_or(0) < 12) continue;
+            ++found;
+            const DrawRuleTracker t(p);
+            SCOPED_TRACE(to_fen(p));
+            const ForcedWin f = force_win(t, oracle(), ForcedWinOptions{0, 0, 0});
+            const ForcedWin slow = force_win(t, unbounded, ForcedWinOptions{0, 0, 0});
+            ASSERT_NE(f.answer, Forced::Unknown) << f.unknown_reason;
+            EXPECT_EQ(slow.answer, f.answer);
+            pruned += f.nodes < slow.nodes;
+            test_support::BruteForce b(oracle(), *f.winner, 100'000);
+            const std::optional<bool> expected = b.wins(t);
+            if (!expected) {
+                ++gave_up;
+                continue;
+            }
+            ++compared;
+            EXPECT_EQ(f.answer, *expected ? Forced::Yes : Forced::No);
+        }
+    }
+    EXPECT_GE(compared, 40) << gave_up << " cases too large for the brute force";
+    EXPECT_GE(pruned, 30) << "the bounds shortened too few searches to test them";
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "adjudicate/draw_rules.hpp"
 #include "adjudicate/oracle.hpp"
 #include "gen/builder.hpp"
+#include "index/position_index.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/gen/in_memory_tables.hpp"
@@ -42,15 +43,60 @@ inline InMemoryTables solve_closure(const std::vector<Material>& targets) {
     return t;
 }
 
-// An oracle over in-memory tables: Unknown for a material they lack.
-inline Oracle table_oracle(const InMemoryTables& t) {
-    return [&t](const Position& pos) -> Assessment {
+// The longest DTW of every position of every material a 6.3 or 6.4 count applies to, read position
+// by position from in-memory tables (exact, where tablebase_oracle derives a bound from file
+// headers); nullopt for a count when the tables lack one of its materials.
+inline CountedEndingBounds counted_bounds_by_scan(const InMemoryTables& t) {
+    std::map<DrawRule, std::optional<int>> longest;
+    for (const Material& m : materials_in_build_order(4)) {
+        const auto ending = counted_ending(m.white_kings, m.white_men, m.black_kings, m.black_men);
+        if (!ending) continue;
+        const auto [it, first] = longest.try_emplace(ending->rule, 0);
+        if (!it->second) continue;
+        if (!t.dtw.contains(m)) {
+            it->second.reset();
+            continue;
+        }
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            const Dtw d = t.dtw.dtw_of(index.position(i));
+            if (d != kDtwDraw) it->second = std::max<int>(*it->second, d);
+        }
+    }
+    return {longest[DrawRule::SixteenMoves], longest[DrawRule::FiveMoves]};
+}
+
+// A random position with these pieces ("KKM": two kings and a man), no man on its crowning row,
+// either side to move, drawn from `rng` (the same seed gives the same positions everywhere).
+inline Position random_position(std::mt19937& rng, const char* white, const char* black) {
+    Position p;
+    p.side_to_move = rng() % 2 ? Color::White : Color::Black;
+    const auto place = [&](char kind, Color c) {
+        for (;;) {
+            const int square = 1 + static_cast<int>(rng() % 50);
+            const bool crowning_row = c == Color::White ? square <= 5 : square >= 46;
+            if ((p.occupied() & square_bit(square)) || (kind == 'M' && crowning_row)) continue;
+            (c == Color::White ? p.white : p.black) |= square_bit(square);
+            if (kind == 'K') p.kings |= square_bit(square);
+            return;
+        }
+    };
+    for (const char* k = white; *k; ++k) place(*k, Color::White);
+    for (const char* k = black; *k; ++k) place(*k, Color::Black);
+    return p;
+}
+
+// An oracle over in-memory tables: Unknown for a material they lack. With `bounds`, it knows the
+// counted endings' longest distances as counted_bounds_by_scan finds them.
+inline Oracle table_oracle(const InMemoryTables& t, bool bounds = true) {
+    const auto assess = [&t](const Position& pos) -> Assessment {
         if (pos.pieces(pos.side_to_move) == 0) return {Value::Loss, 0};  // its last piece was taken
         const Material m = material_of(pos);
         if (!t.wdl.contains(m) || !t.dtw.contains(m)) return {};
         const Dtw d = t.dtw.dtw_of(pos);
         return {t.wdl.value_of(pos), d == kDtwDraw ? std::nullopt : std::optional<int>(d)};
     };
+    return Oracle(assess, bounds ? counted_bounds_by_scan(t) : CountedEndingBounds{});
 }
 
 // The question force_win answers, by its definition: the game is played on with copies of the

@@ -68,15 +68,18 @@ void expect_forced_either_reading(const std::string& fen, int plies, int count_l
 
 TEST(ForcedWin, WinOnTheLastPlyTheSixteenMoveCountLeaves) {
     // 19 plies into the count, 13 remain; the databases give a win in 13. No capture can be
-    // forced on white, so the shortest win is played out in time; the search has to look,
-    // since the lone king could in principle take a king and start a 5-move count.
+    // forced on white, so the shortest win is played out in time.
     const std::string fen = "W:WK23,K31,K41:BK3";
     ASSERT_EQ(dtw_of(fen), 13);
     expect_forced_either_reading(fen, 19, 13, Forced::Yes, Decider::Distance);
     const ForcedWin f = force_win(reach(fen, 19), oracle());
     EXPECT_EQ(f.dtw, 13);
     EXPECT_EQ(f.plies_without_events, 13);
-    EXPECT_GT(f.nodes, 0u);
+    // Without the bound of the 5-move materials the search has to look, since the lone king could
+    // in principle take a king and start a 5-move count; with it (every such position is decided
+    // within 10 plies) that count cannot stop the shortest win, and no position is expanded.
+    EXPECT_GT(force_win(reach(fen, 19), test_support::table_oracle(tables(), false)).nodes, 0u);
+    EXPECT_EQ(f.nodes, 0u);
 }
 
 TEST(ForcedWin, WinTooSlowForTheSixteenMoveCount) {
@@ -175,25 +178,15 @@ TEST(ForcedWin, AgreesWithTheBruteForceOnRandomEndings) {
         {"KM", "K", 3, 9},     // 6.4, leaving the table when the lone king takes the king
         {"KK", "K", 2, 9},     // 6.4
         {"KK", "KK", 40, 49},  // 6.2, then 6.4 after a capture
+        {"KK", "KK", 20, 39},  // 6.2 leaving more time than a 5-move count started by a capture
     };
     std::mt19937 rng(2024);
-    int compared = 0, yes = 0, no = 0, by_capture = 0, readings_differ = 0, gave_up = 0;
+    int compared = 0, yes = 0, no = 0, by_capture = 0, readings_differ = 0, gave_up = 0, pruned = 0;
+    // The same search without the counted endings' bounds: the same answers, after more positions.
+    const Oracle unbounded = test_support::table_oracle(tables(), false);
     for (const Family& fam : families) {
         for (int found = 0; found < 60;) {
-            Position p;
-            p.side_to_move = rng() % 2 ? Color::White : Color::Black;
-            const auto place = [&](char kind, Color c) {
-                for (;;) {
-                    const int square = 1 + static_cast<int>(rng() % 50);
-                    const bool back_row = c == Color::White ? square <= 5 : square >= 46;
-                    if ((p.occupied() & square_bit(square)) || (kind == 'M' && back_row)) continue;
-                    (c == Color::White ? p.white : p.black) |= square_bit(square);
-                    if (kind == 'K') p.kings |= square_bit(square);
-                    return;
-                }
-            };
-            for (const char* s = fam.white; *s; ++s) place(*s, Color::White);
-            for (const char* s = fam.black; *s; ++s) place(*s, Color::Black);
+            const Position p = test_support::random_position(rng, fam.white, fam.black);
             if (generate_moves(p).empty() || has_capture(p)) continue;
             const Assessment a = oracle()(p);
             if (a.value == Value::Draw || a.dtw.value_or(0) < 3) continue;
@@ -212,6 +205,9 @@ TEST(ForcedWin, AgreesWithTheBruteForceOnRandomEndings) {
                 const DrawRuleTracker& t = i == 0 ? *restart : *keep;
                 const ForcedWin f = force_win(t, oracle());
                 answers[i] = f.answer;
+                const ForcedWin slow = force_win(t, unbounded);
+                EXPECT_EQ(slow.answer, f.answer) << to_fen(t.position());
+                pruned += f.nodes < slow.nodes;
                 BruteForce b(oracle(), *f.winner, 200'000);
                 const std::optional<bool> expected = b.wins(t);
                 if (!expected) {
@@ -233,6 +229,20 @@ TEST(ForcedWin, AgreesWithTheBruteForceOnRandomEndings) {
     EXPECT_GE(no, 40);
     EXPECT_GE(by_capture, 10);
     EXPECT_GE(readings_differ, 4);
+    EXPECT_GE(pruned, 4) << "the bound of the 5-move ending never shortened the search";
+}
+
+// ----- the counted endings' bounds -----
+
+TEST(ForcedWin, CountedEndingBoundsAreWithinTheCounts) {
+    // Every position of two kings, king and man or a king against a lone king (either side to
+    // move) is decided within the 10 plies of 6.4: a 5-move count starting afresh never stops a
+    // shortest win. The 16-move materials with men are not in these tables: no bound for 6.3.
+    const CountedEndingBounds b = oracle().counted_bounds;
+    ASSERT_TRUE(b.five_moves.has_value());
+    EXPECT_LE(*b.five_moves, kFiveMovePlies);
+    EXPECT_GE(*b.five_moves, dtw_of("W:WK1,K2:BK45"));  // the longest win of KKvK, 7 plies (dtb stats)
+    EXPECT_FALSE(b.sixteen_moves.has_value());
 }
 
 // ----- Unknown, never a guess -----
