@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "adjudicate/draw_rules.hpp"
-#include "adjudicate/forced_win.hpp"
-#include "adjudicate/oracle.hpp"
+#include "rules/draw_rules.hpp"
+#include "probe/forced_win.hpp"
+#include "probe/oracle.hpp"
 #include "rules/pdn.hpp"
 
 namespace dtb {

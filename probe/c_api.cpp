@@ -9,6 +9,7 @@
 #include <string>
 
 #include "index/binomial.hpp"
+#include "probe/root.hpp"
 #include "probe/tablebase.hpp"
 
 struct dtb_handle {
@@ -68,9 +69,65 @@ int probe(dtb_handle* handle, std::uint64_t white, std::uint64_t black, std::uin
     }
 }
 
+std::uint64_t to_c_squares(dtb::Bitboard b) { return dtb::compress_bits(b, dtb::kBoard); }
+
+dtb_position to_c(const dtb::Position& p) {
+    return {to_c_squares(p.white), to_c_squares(p.black), to_c_squares(p.kings),
+            p.side_to_move == dtb::Color::White ? DTB_WHITE_TO_MOVE : DTB_BLACK_TO_MOVE};
+}
+
+bool to_position(const dtb_position* p, dtb::Position& out) {
+    return p != nullptr && to_position(p->white, p->black, p->kings, p->side_to_move, out);
+}
+
+// The C state as RunningCounts; false if a twice-occurred position is not a board.
+bool to_counts(const dtb_root_state* state, dtb::RunningCounts& out) {
+    if (state == nullptr) return true;
+    out.king_move_plies = state->king_move_plies;
+    out.counted_plies = state->counted_plies;
+    if (state->occurred_twice_count > 0 && state->occurred_twice == nullptr) return false;
+    for (std::size_t i = 0; i < state->occurred_twice_count; ++i) {
+        dtb::Position p;
+        if (!to_position(&state->occurred_twice[i], p)) return false;
+        out.occurred_twice.push_back(p);
+    }
+    return true;
+}
+
+dtb_root_move to_c(const dtb::RootMove& m) {
+    dtb_root_move out{};
+    out.from = dtb::square_of_bit(m.move.from);
+    out.to = dtb::square_of_bit(m.move.to);
+    out.captured = to_c_squares(m.move.captured);
+    out.after = to_c(m.after);
+    out.value = to_c(m.value);
+    out.dtw = m.dtw;
+    out.drawn_by_rules = m.drawn_by_rules ? 1 : 0;
+    return out;
+}
+
 }  // namespace
 
 extern "C" {
+
+int dtb_probe_root(dtb_handle* handle, const dtb_position* pos, const dtb_root_state* state, dtb_root_move* moves,
+                   int capacity) {
+    dtb::Position root;
+    dtb::RunningCounts counts;
+    if (handle == nullptr || !to_position(pos, root) || !to_counts(state, counts)) return -1;
+    if (capacity > 0 && moves == nullptr) return -1;
+    dtb::RootOptions options;
+    if (state && state->keep_earlier) options.rules.sixteen_to_five = dtb::CountChange::KeepEarlier;
+    try {
+        const std::vector<dtb::RootMove> ranked = dtb::probe_root(handle->tablebase, root, counts, options);
+        for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < capacity; ++i) moves[i] = to_c(ranked[i]);
+        return static_cast<int>(ranked.size());
+    } catch (const std::invalid_argument&) {
+        return -1;
+    } catch (...) {  // out of memory
+        return -1;
+    }
+}
 
 void dtb_default_options(dtb_options* options) {
     if (options == nullptr) return;

@@ -91,6 +91,50 @@ int dtb_probe_dtw(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t k
 /* Largest number of pieces the opened databases cover (0 if the folder holds none). */
 int dtb_max_pieces(const dtb_handle* handle);
 
+/* ----- Moves at the root, ranked under the FMJD draw rules (docs/DRAW_RULES.md) ----- */
+
+/* A position in the board layout above. */
+typedef struct dtb_position {
+    uint64_t white, black, kings;
+    int side_to_move; /* DTB_WHITE_TO_MOVE or DTB_BLACK_TO_MOVE */
+} dtb_position;
+
+/* How far the game's draw-rule counts have run at the root. */
+typedef struct dtb_root_state {
+    int king_move_plies; /* 6.2: successive plies of king moves without capture already played, 0..49 */
+    int counted_plies;   /* 6.3/6.4: plies already played in the running 16- or 5-move count (0 if none) */
+    /* Positions that occurred twice since the last man move or capture (a third time draws); the
+       root itself may not be one. NULL when occurred_twice_count is 0. */
+    const dtb_position* occurred_twice;
+    size_t occurred_twice_count;
+    /* 0: a capture turning a 16-move ending into a 5-move one starts a fresh count; 1: that count
+       ends no later than the 16-move one would have. */
+    int keep_earlier;
+} dtb_root_state;
+
+typedef struct dtb_root_move {
+    int from, to;      /* squares 1..50 */
+    uint64_t captured; /* the squares of the pieces it takes, in the board layout above */
+    dtb_position after;
+    /* For the side to move at the root, under the draw rules: DTB_WIN when the win can be forced
+       before a rule draws the game, DTB_LOSS when the opponent can force it, DTB_DRAW otherwise,
+       DTB_UNKNOWN when the databases (or the search's budget: 10 s per move) cannot tell. */
+    int value;
+    /* Plies to the end of the game with best play by the databases, the move included (odd for a
+       win, even for a loss); -1 for a draw of the databases or when unknown. */
+    int dtw;
+    int drawn_by_rules; /* 1: the databases' win or loss that the draw rules turn into a draw */
+} dtb_root_move;
+
+/* Every legal move of `pos`, ranked: wins, quickest first; draws (those the rules make last);
+   losses, slowest first; unknowns. Writes the first min(n, capacity) of the n legal moves to
+   `moves` and returns n (768 is always enough); returns -1 for an invalid position or state (a
+   count out of range, the root among the twice-occurred positions). Needs .dtw files (dtb gen
+   --dtw) for the positions after the moves. For the root of a search, not its nodes: each move
+   may take a search under the counts. */
+int dtb_probe_root(dtb_handle* handle, const dtb_position* pos, const dtb_root_state* state, dtb_root_move* moves,
+                   int capacity);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

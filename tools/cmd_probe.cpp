@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "index/position_index.hpp"
+#include "probe/root.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
@@ -46,6 +47,9 @@ struct ProbeOptions {
     bool moves = false;
     bool json = false;
     bool dtw = false;
+    bool rules = false;       // rank the moves under the draw rules (probe_root)
+    RunningCounts counts;     // with rules: how far the counts have run at every FEN given
+    bool keep_earlier = false;
     std::size_t cache_mb = 64;
     std::uint64_t search_nodes = TablebaseOptions{}.capture_search_nodes;
     std::vector<std::string> fens;
@@ -63,6 +67,27 @@ void print_json_distance(const DtwResult& d, bool value_known) {
         std::cout << ",\"dtw_code\":\"" << probe_error_name(d.error) << "\",\"dtw_reason\":" << json_string(d.reason);
 }
 
+const char* root_value_name(const RootMove& m) { return m.drawn_by_rules ? "draw-by-rule" : value_name(m.value); }
+
+// The moves of `pos` ranked under the draw rules, as fields of the text line or a JSON array.
+void print_root_moves(const std::vector<RootMove>& moves, const Position& pos, bool json) {
+    if (json) std::cout << ",\"moves\":[";
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const RootMove& m = moves[i];
+        const std::string dtw = m.dtw >= 0 ? std::to_string(m.dtw) : std::string();
+        if (json) {
+            std::cout << (i ? "," : "") << "{\"move\":" << json_string(move_to_string(pos, m.move)) << ",\"value\":\""
+                      << value_name(m.value) << "\",\"dtw\":" << (dtw.empty() ? "null" : dtw)
+                      << ",\"drawn_by_rules\":" << (m.drawn_by_rules ? "true" : "false");
+            if (!m.reason.empty()) std::cout << ",\"reason\":" << json_string(m.reason);
+            std::cout << '}';
+        } else {
+            std::cout << '\t' << move_to_string(pos, m.move) << '=' << root_value_name(m) << '\t' << dtw;
+        }
+    }
+    if (json) std::cout << ']';
+}
+
 // Prints one line for `text`; returns false if it is not a valid FEN. The text output echoes the FEN
 // with control characters escaped, so that input cannot fake a column or a line.
 bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o) {
@@ -74,10 +99,33 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
         else std::cout << escape_control_characters(text) << "\terror: " << e.what() << '\n';
         return false;
     }
+    std::vector<RootMove> root;
+    if (o.rules) {
+        try {
+            RootOptions options;
+            options.rules.sixteen_to_five = o.keep_earlier ? CountChange::KeepEarlier : CountChange::Restart;
+            root = probe_root(tb, pos, o.counts, options);
+        } catch (const std::invalid_argument& e) {
+            if (o.json) std::cout << "{\"fen\":" << json_string(text) << ",\"error\":" << json_string(e.what()) << "}\n";
+            else std::cout << escape_control_characters(text) << "\terror: " << e.what() << '\n';
+            return false;
+        }
+    }
     const ProbeResult r = tb.probe_wdl(pos);
     DtwResult d;
-    if (o.dtw) d = tb.probe_dtw(pos);
+    if (o.dtw || o.rules) d = tb.probe_dtw(pos);
     const std::string dtw_text = distance_text(d);
+    if (o.rules) {
+        if (o.json) {
+            std::cout << "{\"fen\":" << json_string(text) << ",\"value\":\"" << value_name(r.value) << '"';
+            print_json_distance(d, r.known());
+        } else {
+            std::cout << escape_control_characters(text) << '\t' << value_name(r.value) << '\t' << dtw_text;
+        }
+        print_root_moves(root, pos, o.json);
+        std::cout << (o.json ? "}\n" : "\n");
+        return true;
+    }
     std::vector<MoveValue> moves;
     if (o.moves) moves = tb.probe_moves(pos, o.dtw);
     if (o.json) {
@@ -333,6 +381,24 @@ void add_probe_commands(CLI::App& app, Runner& run) {
                       "Most positions one probe visits resolving captures; beyond it the value is unknown "
                       "(code search-limit). 0: no bound")
         ->capture_default_str();
+    auto* rules = probe->add_flag(
+        "--rules", po->rules,
+        "List every legal move ranked under the FMJD draw rules, with its DTW (needs .dtw files): wins that "
+        "can be forced before a count or a repetition draws the game, quickest first; draws, then "
+        "draw-by-rule (a win or loss of the databases that the rules turn into a draw); losses, slowest "
+        "first. The position's own value and DTW stay those of the databases");
+    probe->add_option("--king-move-plies", po->counts.king_move_plies,
+                      "With --rules: plies of king moves without capture already played (6.2, 25 moves each)")
+        ->check(CLI::Range(0, kKingMovePlies - 1))
+        ->needs(rules);
+    probe->add_option("--counted-plies", po->counts.counted_plies,
+                      "With --rules: plies already played in the running 16- or 5-move count (6.3, 6.4)")
+        ->check(CLI::Range(0, kSixteenMovePlies - 1))
+        ->needs(rules);
+    probe->add_flag("--keep-earlier", po->keep_earlier,
+                    "With --rules: a 16-move count turning into a 5-move one ends no later than the 16-move one "
+                    "(docs/DRAW_RULES.md)")
+        ->needs(rules);
     probe->add_option("fen", po->fens, "Positions (default: one FEN per line on standard input)");
     probe->callback([&run, po] { run = [po] { return run_probe(*po); }; });
 

@@ -41,4 +41,16 @@ timeout 20 "$dtb" adjudicate --db "$db" --search-nodes 1 --json "$pdn" >"$work/j
 grep -q '"budget_exceeded":true' "$work/json" || fail "json budget: $(cat "$work/json")"
 timeout 20 "$dtb" adjudicate --db "$db" --search-seconds 1e-9 "$pdn" >"$work/out" 2>"$work/err"
 expect "budget exceeded: the search stopped at its limit of 1e-09 s"
+# dtb probe --rules: the moves ranked under the counts (the position of tests/probe/root_test.cpp,
+# where the brute force shows that only 12-1 wins with 3 plies of the 16-move count left).
+"$dtb" probe --db "$db" --rules --counted-plies 29 W:WK12,K40,K44:BK6 >"$work/out" || fail "probe --rules: exit $?"
+printf 'W:WK12,K40,K44:BK6\twin\t5\t12-1=win\t7\t' | cmp -s -n 36 - "$work/out" || fail "probe --rules: $(cat "$work/out")"
+expect $'44-50=draw-by-rule\t5'
+"$dtb" probe --db "$db" --rules --json W:WK12,K40,K44:BK6 >"$work/out" || fail "probe --rules --json: exit $?"
+expect '"moves":[{"move":"44-50","value":"win","dtw":5,"drawn_by_rules":false}'
+"$dtb" probe --db "$db" --rules --counted-plies 12 W:WK1,K2:BK45,K50 >"$work/out"; code=$?
+[ "$code" = 1 ] || fail "counted plies without a count: exit $code"
+expect "error: counted plies must be 0: no 16- or 5-move count applies to W:WK1,K2:BK45,K50"
+"$dtb" probe --db "$db" --counted-plies 3 W:WK12,K40,K44:BK6 >/dev/null 2>&1; code=$?
+[ "$code" = 2 ] || fail "--counted-plies without --rules: exit $code"
 echo "adjudicate 16-move wins: all checks passed"

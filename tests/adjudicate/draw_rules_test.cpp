@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "adjudicate/draw_rules.hpp"
+#include "rules/draw_rules.hpp"
 #include "rules/fen.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"

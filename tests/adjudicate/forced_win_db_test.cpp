@@ -17,21 +17,9 @@
 namespace dtb {
 namespace {
 
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    if (!v) throw std::runtime_error(std::string(name) + " is not set (run through ctest)");
-    return v;
-}
+using test_support::env;
 
-const Tablebase& tablebase() {
-    static const Tablebase tb(env("DTB_ADJUDICATE_DB"));
-    return tb;
-}
-
-const Oracle& oracle() {
-    static const Oracle o = tablebase_oracle(tablebase());
-    return o;
-}
+const Oracle& oracle() { return test_support::dtw4_oracle(); }
 
 const std::vector<PdnGame>& games() {
     static const std::vector<PdnGame> g = read_pdn_file(env("DTB_ADJUDICATE_PDN") + "/sixteen_move_wins.pdn");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -14,15 +15,35 @@
 #include <tuple>
 #include <vector>
 
-#include "adjudicate/draw_rules.hpp"
-#include "adjudicate/oracle.hpp"
+#include "rules/draw_rules.hpp"
+#include "probe/oracle.hpp"
 #include "gen/builder.hpp"
 #include "index/position_index.hpp"
+#include "probe/tablebase.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 #include "tests/gen/in_memory_tables.hpp"
 
 namespace dtb::test_support {
+
+// A variable the ctest registration sets; throws when run outside ctest.
+inline std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    if (!v) throw std::runtime_error(std::string(name) + " is not set (run through ctest)");
+    return v;
+}
+
+// The real 2-4 piece build with distances to win of the ctest fixture adjudicate_dtw4
+// (DTB_ADJUDICATE_DB), opened once, and its oracle.
+inline const Tablebase& dtw4_tablebase() {
+    static const Tablebase tb(env("DTB_ADJUDICATE_DB"));
+    return tb;
+}
+
+inline const Oracle& dtw4_oracle() {
+    static const Oracle o = tablebase_oracle(dtw4_tablebase());
+    return o;
+}
 
 // The given materials and everything they lead to (captures, promotions, mirrors), WDL and DTW
 // solved in memory as dtb gen solves them.

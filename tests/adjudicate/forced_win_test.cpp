@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 
 #include "adjudicate/adjudicator.hpp"
-#include "adjudicate/forced_win.hpp"
+#include "probe/forced_win.hpp"
 #include "rules/notation.hpp"
 #include "rules/pdn.hpp"
 #include "tests/adjudicate/forced_win_support.hpp"

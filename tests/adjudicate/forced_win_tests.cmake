@@ -1,4 +1,4 @@
-# Tests of the forced-win search (adjudicate/forced_win.hpp) and of the 16-move verdicts it gives.
+# Tests of the forced-win search (probe/forced_win.hpp) and of the 16-move verdicts it gives.
 # Included from tests/adjudicate_tests.cmake, after find_package(GTest) and include(GoogleTest).
 
 # The search against databases solved in memory and against a brute force (a few seconds).
@@ -26,3 +26,19 @@ set_tests_properties(adjudicate_sixteen_moves_library PROPERTIES
 add_test(NAME adjudicate_sixteen_moves_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli_sixteen_test.sh
   $<TARGET_FILE:dtb> ${DTB_ADJUDICATE_DTW4} ${DTB_ADJUDICATE_PDN})
 set_tests_properties(adjudicate_sixteen_moves_cli PROPERTIES FIXTURES_REQUIRED adjudicate_dtw4 LABELS "adjudicate;slow")
+
+# probe_root (probe/root.hpp) on the same build: it needs the DTW files and the brute force above.
+add_executable(probe_root_tests ${CMAKE_CURRENT_LIST_DIR}/../probe/root_test.cpp)
+target_include_directories(probe_root_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(probe_root_tests PRIVATE dtb_probe dtb_gen GTest::gtest_main)
+add_test(NAME probe_root_library COMMAND probe_root_tests)
+set_tests_properties(probe_root_library PROPERTIES
+  FIXTURES_REQUIRED adjudicate_dtw4 LABELS "probe;slow"
+  ENVIRONMENT "DTB_ADJUDICATE_DB=${DTB_ADJUDICATE_DTW4};DTB_ADJUDICATE_PDN=${DTB_ADJUDICATE_PDN}")
+
+add_executable(probe_c_api_root_test ${CMAKE_CURRENT_LIST_DIR}/../probe/c_api_root_test.c)
+set_target_properties(probe_c_api_root_test PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_include_directories(probe_c_api_root_test PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(probe_c_api_root_test PRIVATE dtb_probe)
+add_test(NAME probe_c_api_root COMMAND probe_c_api_root_test ${DTB_ADJUDICATE_DTW4})
+set_tests_properties(probe_c_api_root PROPERTIES FIXTURES_REQUIRED adjudicate_dtw4 LABELS "probe;slow")

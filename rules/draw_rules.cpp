@@ -1,4 +1,4 @@
-#include "adjudicate/draw_rules.hpp"
+#include "rules/draw_rules.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -62,6 +62,29 @@ DrawRuleTracker::DrawRuleTracker(const Position& start, DrawRuleOptions options)
     state_.ending = counted_ending(start);
     if (state_.ending) state_.ending_plies_remaining = plies_allowed(state_.ending->rule);
     if (generate_moves(start).empty()) state_.winner = opponent(start.side_to_move);
+}
+
+DrawRuleTracker::DrawRuleTracker(const Position& start, const RunningCounts& counts, DrawRuleOptions options)
+    : DrawRuleTracker(start, options) {
+    if (counts.king_move_plies < 0 || counts.king_move_plies >= kKingMovePlies)
+        throw std::invalid_argument("king-move plies must be 0 to " + std::to_string(kKingMovePlies - 1) + ", not " +
+                                    std::to_string(counts.king_move_plies));
+    const int allowed = state_.ending ? state_.ending_plies_remaining : 1;
+    if (counts.counted_plies < 0 || counts.counted_plies >= allowed)
+        throw std::invalid_argument(
+            state_.ending ? "counted plies must be 0 to " + std::to_string(allowed - 1) + " in a " +
+                                std::string(to_string(state_.ending->rule)) + ", not " +
+                                std::to_string(counts.counted_plies)
+                          : "counted plies must be 0: no 16- or 5-move count applies to " + to_fen(start));
+    state_.king_move_plies = counts.king_move_plies;
+    state_.ending_plies_remaining -= counts.counted_plies;
+    state_.ending_start_ply = -counts.counted_plies;
+    since_irreversible_.clear();
+    for (const Position& p : counts.occurred_twice) {
+        if (p == start) throw std::invalid_argument("the position itself is among those that occurred twice");
+        since_irreversible_.insert(since_irreversible_.end(), 2, p);
+    }
+    since_irreversible_.push_back(start);
 }
 
 bool is_irreversible(const Position& pos, const Move& move) {

@@ -1,4 +1,4 @@
-#include "adjudicate/oracle.hpp"
+#include "probe/oracle.hpp"
 
 #include <algorithm>
 #include <map>

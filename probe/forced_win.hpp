@@ -14,8 +14,8 @@
 #include <optional>
 #include <string>
 
-#include "adjudicate/draw_rules.hpp"
-#include "adjudicate/oracle.hpp"
+#include "probe/oracle.hpp"
+#include "rules/draw_rules.hpp"
 
 namespace dtb {
 

@@ -87,11 +87,26 @@ void advance_counts(DrawState& state, const Position& after, bool irreversible, 
 // The counting rule whose limit `state` has reached, if any: 6.2 before 6.3/6.4 (repetition aside).
 std::optional<DrawRule> expired_count(const DrawState& state);
 
+// How far a game's counts have run at a position, as a program that kept them (an engine at its
+// root) knows them.
+struct RunningCounts {
+    int king_move_plies = 0;  // 6.2: successive plies of king moves without capture, 0..49
+    // 6.3/6.4: plies played since the count of the position's counted material started (0 when
+    // the material has none, or it arose with the last move); less than the count allows.
+    int counted_plies = 0;
+    // Positions that have occurred twice since the last man move or capture: a third occurrence
+    // draws (6.1). The position itself may not be among them.
+    std::vector<Position> occurred_twice;
+};
+
 // Follows one game from a start position. The history before the start position is unknown,
-// so every count starts there; repetitions count from there too.
+// so every count starts there (or where `RunningCounts` says); repetitions count from there too.
 class DrawRuleTracker {
 public:
     explicit DrawRuleTracker(const Position& start, DrawRuleOptions options = {});
+    // From a position reached with `counts` already run. Throws std::invalid_argument when a count
+    // is out of its range, or the position is among the twice-occurred ones.
+    DrawRuleTracker(const Position& start, const RunningCounts& counts, DrawRuleOptions options = {});
 
     // Plays a legal move of position() and returns the new state. Moves after a declared draw
     // are still tracked (the draw stays as declared). Throws std::invalid_argument for a move

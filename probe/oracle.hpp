@@ -8,8 +8,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "adjudicate/draw_rules.hpp"
 #include "probe/format.hpp"
+#include "rules/draw_rules.hpp"
 #include "rules/position.hpp"
 
 namespace dtb {

@@ -1,4 +1,4 @@
-#include "adjudicate/forced_win.hpp"
+#include "probe/forced_win.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,0 +1,70 @@
+/* dtb_probe_root from a C99 program, on the 2-4 piece databases with DTW given as argv[1]. The
+ * position is the one of ProbeRoot.TheShortestWinLosesToTheCountAnotherWins (tests/probe/
+ * root_test.cpp), where the brute force shows which move wins under the 16-move count. */
+#include <stdio.h>
+
+#include "probe/dtb.h"
+#include "tests/probe/c_check.h"
+
+static int failures = 0;
+
+static uint64_t sq(int s) { return (uint64_t)1 << (s - 1); }
+
+int main(int argc, char** argv) {
+    dtb_handle* tb;
+    dtb_position pos;
+    dtb_root_state state = {0, 29, NULL, 0, 0};
+    dtb_root_move moves[768];
+    int n, i, found_shortest = 0;
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DATABASE_FOLDER\n", argv[0]);
+        return 2;
+    }
+    tb = dtb_open(argv[1], NULL, NULL);
+    if (!tb) return 2;
+
+    /* W:WK12,K40,K44:BK6, 29 plies into the 16-move count: 12-1 wins in 7, 44-50 (5) is too slow. */
+    pos.white = sq(12) | sq(40) | sq(44);
+    pos.black = sq(6);
+    pos.kings = pos.white | pos.black;
+    pos.side_to_move = DTB_WHITE_TO_MOVE;
+    n = dtb_probe_root(tb, &pos, &state, moves, 768);
+    CHECK(n > 1);
+    CHECK(dtb_probe_root(tb, &pos, &state, NULL, 0) == n); /* counting only */
+    if (n > 1) {
+        CHECK(moves[0].from == 12 && moves[0].to == 1);
+        CHECK(moves[0].value == DTB_WIN && moves[0].dtw == 7 && !moves[0].drawn_by_rules);
+        CHECK(moves[0].captured == 0);
+        CHECK(moves[0].after.white == (sq(1) | sq(40) | sq(44)) && moves[0].after.black == sq(6));
+        CHECK(moves[0].after.side_to_move == DTB_BLACK_TO_MOVE);
+        for (i = 0; i < n; ++i)
+            if (moves[i].from == 44 && moves[i].to == 50) {
+                found_shortest = 1;
+                CHECK(moves[i].value == DTB_DRAW && moves[i].drawn_by_rules && moves[i].dtw == 5);
+            }
+        CHECK(found_shortest);
+    }
+
+    /* A fresh count: the shortest win is the best move again. */
+    state.counted_plies = 0;
+    n = dtb_probe_root(tb, &pos, &state, moves, 768);
+    CHECK(n > 0 && moves[0].from == 44 && moves[0].to == 50 && moves[0].value == DTB_WIN && moves[0].dtw == 5);
+    CHECK(dtb_probe_root(tb, &pos, NULL, moves, 768) == n); /* no state: fresh counts */
+
+    /* Invalid input. */
+    state.counted_plies = 32;
+    CHECK(dtb_probe_root(tb, &pos, &state, moves, 768) == -1);
+    state.counted_plies = 0;
+    state.occurred_twice_count = 1; /* but no array */
+    CHECK(dtb_probe_root(tb, &pos, &state, moves, 768) == -1);
+    state.occurred_twice_count = 0;
+    CHECK(dtb_probe_root(NULL, &pos, &state, moves, 768) == -1);
+    CHECK(dtb_probe_root(tb, NULL, &state, moves, 768) == -1);
+    CHECK(dtb_probe_root(tb, &pos, &state, NULL, 5) == -1);
+    pos.black |= sq(12); /* overlapping colours */
+    CHECK(dtb_probe_root(tb, &pos, &state, moves, 768) == -1);
+
+    dtb_close(tb);
+    if (failures == 0) printf("all checks passed\n");
+    return failures == 0 ? 0 : 1;
+}
