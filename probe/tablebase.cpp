@@ -317,8 +317,7 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
                                                     static_cast<std::uint32_t>(slots.size()), here));
         slot_by_counts[key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)] = slots.back().get();
     }
-    add_dtw_slots();
-    if (present.empty()) errors.say("no databases in " + dir.string());
+    add_dtw_slots();  // an empty folder is no error here: max_pieces() says so, each tool decides
 }
 
 // DTW files are used up to max_pieces only: their values need the WDL files.

@@ -104,6 +104,7 @@ LongestWin longest_win(const std::filesystem::path& dir, const Material& m) {
 
 int run_stats(const std::string& dir, bool tsv) {
     const auto materials = materials_in_folder(dir);
+    if (materials.empty()) throw std::runtime_error("no databases (*.wdl files) in " + dir);
     if (tsv)
         std::cout << "material\twhite_men\twhite_kings\tblack_men\tblack_kings\tpositions\tcaptures\twins\tdraws\tlosses"
                      "\tbytes\tlongest_win_dtw\tlongest_win_fen\tdtw_bytes\n";

@@ -162,6 +162,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
 int run_probe(const ProbeOptions& o) {
     const auto tb = open_tablebase(o.db, {.cache_mb = o.cache_mb, .capture_search_nodes = o.search_nodes});
     if (!tb) return kExitFailure;
+    require_databases(*tb, o.rules);
     bool all_valid = true;
     if (!o.fens.empty()) {
         for (const std::string& fen : o.fens) all_valid &= probe_one(*tb, trim(fen), o);

@@ -64,6 +64,9 @@ mkdir "$work/empty"
 expect 3 "no databases (*.wdl files) in $work/empty" "verify, empty folder" "$dtb" verify --db "$work/empty"
 expect 3 "no DTW files (*.dtw) in $work/db" "line, no .dtw files" "$dtb" line --db "$work/db" W:WK46,K50:BK5
 expect 3 "no databases (*.wdl files) in $work/empty" "line, empty folder" "$dtb" line --db "$work/empty" W:WK46:BK5
+expect 3 "no databases (*.wdl files) in $work/empty" "probe, empty folder" "$dtb" probe --db "$work/empty" W:WK46:BK5
+expect 3 "no databases (*.wdl files) in $work/empty" "stats, empty folder" "$dtb" stats --db "$work/empty"
+expect 3 "no DTW files (*.dtw) in $work/db" "probe --rules, no .dtw files" "$dtb" probe --db "$work/db" --rules W:WK46,K50:BK5
 printf '[Result "1-1"]\n1. 32-28 19-23 1-1\n' >"$work/game.pdn"
 expect 3 "no databases (*.wdl files) in $work/empty" "adjudicate, empty folder" \
   "$dtb" adjudicate --db "$work/empty" "$work/game.pdn"
