@@ -90,11 +90,16 @@ std::string move_to_string(const Position& pos, const Move& move) {
     return join(paths.front(), 'x');
 }
 
-Move parse_move(const Position& pos, std::string_view text) {
+std::vector<Move> matching_moves(const Position& pos, std::string_view text) {
     const WrittenMove written = read_written(text);
     std::vector<Move> found;
     for (const Move& move : generate_moves(pos))
         if (matches(pos, move, written)) found.push_back(move);
+    return found;
+}
+
+Move parse_move(const Position& pos, std::string_view text) {
+    const std::vector<Move> found = matching_moves(pos, text);
     if (found.empty()) throw NotationError("illegal move \"" + std::string(text) + "\"");
     if (found.size() > 1)
         throw NotationError("ambiguous move \"" + std::string(text) + "\": " + std::to_string(found.size()) +

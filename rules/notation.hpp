@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rules/movegen.hpp"
 
@@ -22,5 +23,9 @@ std::string move_to_string(const Position& pos, const Move& move);
 // ("28x19x10"). Throws NotationError when the text is malformed, matches no legal move, or matches
 // more than one.
 Move parse_move(const Position& pos, std::string_view text);
+
+// Every legal move of `pos` the text can denote (none, one, or several when it is ambiguous).
+// Throws NotationError when the text is malformed.
+std::vector<Move> matching_moves(const Position& pos, std::string_view text);
 
 }  // namespace dtb

@@ -567,19 +567,30 @@ private:
 
     // ----- movetext -----
 
+    // One way of reading the moves since an ambiguous one ("36x16" where two captures of different
+    // pieces start and end there): the moves that follow usually fit only one of them.
+    struct Reading {
+        Position pos;
+        std::vector<PdnMove> moves;
+    };
+    static constexpr std::size_t kMostReadings = 16;
+
     struct MovetextState {
         Position pos;
         int number = 1;                       // of the next move, counted from the last written one
         std::optional<Token> written_number;  // "12." or "12..." not yet followed by its move
+        std::vector<Reading> readings;        // while the last ambiguous move is unresolved, else empty
+        std::optional<Token> ambiguous;       // that move
     };
 
     void read_movetext(PdnGame& game, ResultInfo& result) {
-        MovetextState state{game.start, 1, std::nullopt};
+        MovetextState state{game.start, 1, std::nullopt, {}, std::nullopt};
         for (;;) {
             const Token peeked = lex_.peek();
             if (peeked.kind == TokenKind::End || peeked.kind == TokenKind::TagStart) {
                 result.end_at = peeked.at;
                 warn_stray_number(game, state);
+                settle_ambiguity(state);
                 return;
             }
             const Token t = lex_.next();
@@ -589,6 +600,7 @@ private:
                     result.marker_text = t.text;
                     result.marker_at = t.at;
                     warn_stray_number(game, state);
+                    settle_ambiguity(state);
                     return;
                 }
                 play(game, t, state);
@@ -621,6 +633,14 @@ private:
         state.written_number.reset();
     }
 
+    // The last move read, in every open reading; none before the first move.
+    static std::vector<PdnMove*> last_moves(PdnGame& game, MovetextState& state) {
+        std::vector<PdnMove*> out;
+        for (Reading& r : state.readings) out.push_back(&r.moves.back());
+        if (out.empty() && !game.moves.empty()) out.push_back(&game.moves.back());
+        return out;
+    }
+
     void read_non_move(PdnGame& game, const Token& t, MovetextState& state) {
         switch (t.kind) {
             case TokenKind::MoveNumber:
@@ -629,13 +649,14 @@ private:
                 break;
             case TokenKind::Ellipsis: break;
             case TokenKind::Nag:
-                if (!game.moves.empty()) game.moves.back().nags.push_back(t.number);
+                for (PdnMove* m : last_moves(game, state)) m->nags.push_back(t.number);
                 break;
             case TokenKind::Annotation:
-                if (!game.moves.empty()) game.moves.back().annotation += t.text;
+                for (PdnMove* m : last_moves(game, state)) m->annotation += t.text;
                 break;
             case TokenKind::Comment:
-                append_comment(game.moves.empty() ? game.comment : game.moves.back().comment, t.text);
+                if (game.moves.empty() && state.readings.empty()) append_comment(game.comment, t.text);
+                for (PdnMove* m : last_moves(game, state)) append_comment(m->comment, t.text);
                 break;
             case TokenKind::VariationStart: skip_variation(t); break;
             case TokenKind::VariationEnd: fail(t.at, t.text, "')' without a matching '('");
@@ -653,16 +674,61 @@ private:
         const Color side = state.pos.side_to_move;
         take_written_number(game, state);
         if (!looks_like_move(t.text)) fail(t.at, t.text, "unexpected text \"" + t.text + "\" in the movetext");
-        Move move;
-        try {
-            move = parse_move(state.pos, t.text);
-        } catch (const NotationError& e) {
-            fail(t.at, t.text, std::string(e.what()) + "; " + side_name(side) + " to move at " +
-                                   move_label(state.number, side) + " in " + to_fen(state.pos));
+        std::vector<Reading> before = std::move(state.readings);
+        if (before.empty()) before.push_back({state.pos, {}});
+        std::vector<Reading> after;
+        for (const Reading& r : before)
+            for (const Move& move : moves_for(t, r.pos, state.number)) {
+                Reading next = r;
+                next.moves.push_back(PdnMove{r.pos, move, state.number, t.text, {}, {}, {}, t.at.line, t.at.column});
+                next.pos = apply_move(r.pos, move);
+                after.push_back(std::move(next));
+            }
+        if (after.empty()) (void)parse_move_or_fail(t, before.front().pos, state.number);  // says why
+        if (after.size() > kMostReadings) fail(t.at, t.text, ambiguity_message(t, after.size()));
+        if (after.size() > 1 && before.size() == 1) state.ambiguous = t;
+        state.pos = after.front().pos;  // the side to move and the count agree in every reading
+        if (after.size() == 1) {
+            for (PdnMove& m : after.front().moves) game.moves.push_back(std::move(m));
+            state.ambiguous.reset();
+        } else {
+            state.readings = std::move(after);
         }
-        game.moves.push_back(PdnMove{state.pos, move, state.number, t.text, {}, {}, {}, t.at.line, t.at.column});
-        state.pos = apply_move(state.pos, move);
         if (side == Color::Black) ++state.number;
+    }
+
+    // The legal moves the text denotes in `pos` (malformed text fails the game).
+    std::vector<Move> moves_for(const Token& t, const Position& pos, int number) const {
+        try {
+            return matching_moves(pos, t.text);
+        } catch (const NotationError& e) {
+            fail_move(t, pos, number, e.what());
+        }
+    }
+
+    Move parse_move_or_fail(const Token& t, const Position& pos, int number) const {
+        try {
+            return parse_move(pos, t.text);
+        } catch (const NotationError& e) {
+            fail_move(t, pos, number, e.what());
+        }
+    }
+
+    [[noreturn]] void fail_move(const Token& t, const Position& pos, int number, const std::string& why) const {
+        const Color side = pos.side_to_move;
+        fail(t.at, t.text, why + "; " + side_name(side) + " to move at " + move_label(number, side) + " in " + to_fen(pos));
+    }
+
+    static std::string ambiguity_message(const Token& t, std::size_t readings) {
+        return "ambiguous move \"" + t.text + "\": " + std::to_string(readings) +
+               " readings of the game fit the moves that follow; write every landing square";
+    }
+
+    // At the end of the moves, an ambiguous move the moves after it did not resolve fails the game.
+    void settle_ambiguity(const MovetextState& state) const {
+        if (state.readings.empty()) return;
+        const Token& t = *state.ambiguous;
+        fail(t.at, t.text, ambiguity_message(t, state.readings.size()));
     }
 
     // Variations are skipped, but read token by token so a ')' inside a comment does not end one.

@@ -650,5 +650,51 @@ TEST(PdnSample, SampleFileIsClean) {
     EXPECT_TRUE(generate_moves(games[2].final_position()).empty());  // Black has no move left
 }
 
+// A king capture that two ways with different pieces share its first and last squares ("36x16":
+// 36x18x7x16 takes 27, 12 and 11; 36x13x2x16 takes 27, 8 and 11), as game records write it. The
+// moves that follow tell which one was played (a piece that only one of them leaves on the board
+// moves); when none does, the move stays ambiguous and the game is not read to its end.
+constexpr const char* kAmbiguousKingCapture = "[FEN \"W:W32,K36,37,38,42,45,47:B3,6,8,11,12,14,19,27,34\"]\n1. 36x16 ";
+
+PdnGame read_one(const std::string& text) {
+    const std::vector<PdnGame> games = read_pdn(text, "ambiguous.pdn");
+    EXPECT_EQ(games.size(), 1u);
+    return games.at(0);
+}
+
+TEST(PdnMoves, AnAmbiguousCaptureIsResolvedByTheMovesAfterIt) {
+    const Position start = parse_fen("W:W32,K36,37,38,42,45,47:B3,6,8,11,12,14,19,27,34");
+    const PdnGame keeps_12 = read_one(std::string(kAmbiguousKingCapture) + "{sharp} $1 12-17 2. 32-27 *");
+    ASSERT_FALSE(keeps_12.error) << keeps_12.error->to_string();
+    ASSERT_EQ(keeps_12.moves.size(), 3u);
+    EXPECT_EQ(keeps_12.moves[0].move, parse_move(start, "36x13x2x16"));
+    EXPECT_EQ(keeps_12.moves[0].comment, "sharp");  // what follows the move stays with it
+    EXPECT_EQ(keeps_12.moves[0].nags, std::vector<int>{1});
+    EXPECT_EQ(keeps_12.moves[1].before, apply_move(start, parse_move(start, "36x13x2x16")));
+
+    const PdnGame keeps_8 = read_one(std::string(kAmbiguousKingCapture) + "8-13 *");
+    ASSERT_FALSE(keeps_8.error) << keeps_8.error->to_string();
+    ASSERT_EQ(keeps_8.moves.size(), 2u);
+    EXPECT_EQ(keeps_8.moves[0].move, parse_move(start, "36x18x7x16"));
+}
+
+TEST(PdnMoves, AnAmbiguousCaptureNothingResolvesFailsTheGameAtIt) {
+    const PdnGame g = read_one(std::string(kAmbiguousKingCapture) + "19-24 2. 38-33 *");
+    ASSERT_TRUE(g.error);
+    EXPECT_EQ(g.error->line, 2);
+    EXPECT_EQ(g.error->column, 4);
+    EXPECT_EQ(g.error->text, "36x16");
+    EXPECT_EQ(g.error->message,
+              "ambiguous move \"36x16\": 2 readings of the game fit the moves that follow; write every landing square");
+    EXPECT_TRUE(g.moves.empty());
+    EXPECT_EQ(g.result, PdnResult::Unknown);
+    // An illegal move after it is reported where it stands.
+    const PdnGame illegal = read_one(std::string(kAmbiguousKingCapture) + "40-45 *");
+    ASSERT_TRUE(illegal.error);
+    EXPECT_EQ(illegal.error->text, "40-45");
+    EXPECT_NE(illegal.error->message.find("illegal move \"40-45\"; Black to move at 1..."), std::string::npos)
+        << illegal.error->message;
+}
+
 }  // namespace
 }  // namespace dtb
