@@ -9,8 +9,8 @@ target_compile_definitions(pdn_tests PRIVATE
   DTB_PDN_TEST_DATA="${DTB_PDN_TEST_DATA}" DTB_SAMPLES_DIR="${DTB_SAMPLES_DIR}")
 gtest_discover_tests(pdn_tests DISCOVERY_TIMEOUT 60)
 
-add_executable(draw_rules_tests ${CMAKE_CURRENT_LIST_DIR}/adjudicate/draw_rules_test.cpp)
-target_link_libraries(draw_rules_tests PRIVATE dtb_adjudicate GTest::gtest_main)
+add_executable(draw_rules_tests ${CMAKE_CURRENT_LIST_DIR}/rules/draw_rules_test.cpp)
+target_link_libraries(draw_rules_tests PRIVATE dtb_rules GTest::gtest_main)
 target_compile_definitions(draw_rules_tests PRIVATE
   DTB_PDN_TEST_DATA="${DTB_PDN_TEST_DATA}" DTB_SAMPLES_DIR="${DTB_SAMPLES_DIR}")
 gtest_discover_tests(draw_rules_tests DISCOVERY_TIMEOUT 60)
