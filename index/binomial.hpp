@@ -35,10 +35,10 @@ inline std::uint64_t compress_bits(Bitboard b, Bitboard mask) {
 #if defined(__BMI2__)
     return _pext_u64(b, mask);
 #else
+    // Without BMI2 (the portable build): one count per set bit of `b`, which holds a few pieces,
+    // rather than a step per square of the mask.
     std::uint64_t out = 0;
-    int i = 0;
-    for (Bitboard m = mask; m; m &= m - 1, ++i)
-        if (b & m & -m) out |= std::uint64_t{1} << i;
+    for (Bitboard x = b & mask; x; x &= x - 1) out |= std::uint64_t{1} << count_bits(mask & ((x & -x) - 1));
     return out;
 #endif
 }

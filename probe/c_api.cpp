@@ -36,35 +36,66 @@ int to_c(dtb::Value v) {
     }
 }
 
-// Converts the C board (bit s-1 = square s) to a Position; false if bits lie beyond square 50 or
-// the side is neither colour. Everything else is checked by the probe itself.
+// The two board layouts of the C API (see dtb.h): "bit s-1 = square s" and the engines' 10x10
+// layout with a ghost bit after every ten squares, which is Position's own.
+enum class Layout : std::uint8_t { Dense, Ghost };
+
+// Converts a C board to a Position; false if a bit is no square of the layout or the side is
+// neither colour. Everything else is checked by the probe itself.
+template <Layout L>
 bool to_position(std::uint64_t white, std::uint64_t black, std::uint64_t kings, int side, dtb::Position& out) {
-    if (((white | black | kings) & ~kSquareBits) != 0) return false;
+    const std::uint64_t squares = L == Layout::Dense ? kSquareBits : dtb::kBoard;
+    if (((white | black | kings) & ~squares) != 0) return false;
     if (side != DTB_WHITE_TO_MOVE && side != DTB_BLACK_TO_MOVE) return false;
-    // The board's squares are bits of kBoard in ascending order, so depositing the square mask
-    // onto kBoard converts it (one pdep where BMI2 is available).
-    out = dtb::Position{dtb::expand_bits(white, dtb::kBoard), dtb::expand_bits(black, dtb::kBoard),
-                        dtb::expand_bits(kings, dtb::kBoard),
-                        side == DTB_WHITE_TO_MOVE ? dtb::Color::White : dtb::Color::Black};
+    const dtb::Color color = side == DTB_WHITE_TO_MOVE ? dtb::Color::White : dtb::Color::Black;
+    if constexpr (L == Layout::Ghost) {
+        out = dtb::Position{white, black, kings, color};
+    } else {
+        // The board's squares are bits of kBoard in ascending order, so depositing the square mask
+        // onto kBoard converts it (one pdep where BMI2 is available).
+        out = dtb::Position{dtb::expand_bits(white, dtb::kBoard), dtb::expand_bits(black, dtb::kBoard),
+                            dtb::expand_bits(kings, dtb::kBoard), color};
+    }
     return true;
 }
 
-template <bool Soft>
+enum class Kind : std::uint8_t { Wdl, Soft, Quiet };
+
+template <Kind K, Layout L>
 int probe(dtb_handle* handle, std::uint64_t white, std::uint64_t black, std::uint64_t kings, int side,
           const char** reason) {
     if (reason) *reason = "";
     dtb::Position pos;
-    if (handle == nullptr || !to_position(white, black, kings, side, pos)) {
-        if (reason) *reason = handle == nullptr ? "null handle" : "squares beyond 50 or invalid side to move";
+    if (handle == nullptr || !to_position<L>(white, black, kings, side, pos)) {
+        if (reason) *reason = handle == nullptr ? "null handle" : "bits that are no square, or invalid side to move";
         return DTB_INVALID;
     }
     try {
-        const dtb::ProbeResult r = Soft ? handle->tablebase.probe_wdl_soft(pos) : handle->tablebase.probe_wdl(pos);
+        const dtb::Tablebase& tb = handle->tablebase;
+        const dtb::ProbeResult r = K == Kind::Soft    ? tb.probe_wdl_soft(pos)
+                                   : K == Kind::Quiet ? tb.probe_wdl_quiet(pos)
+                                                      : tb.probe_wdl(pos);
         if (!r.known() && reason) *reason = r.reason.data();  // NUL-terminated (see tablebase.hpp)
         if (r.error == dtb::ProbeError::InvalidPosition) return DTB_INVALID;
+        if (r.error == dtb::ProbeError::Capture) return DTB_CAPTURE;
         return to_c(r.value);
     } catch (...) {  // out of memory
         if (reason) *reason = "out of memory";
+        return DTB_UNKNOWN;
+    }
+}
+
+template <Layout L>
+int probe_dtw(dtb_handle* handle, std::uint64_t white, std::uint64_t black, std::uint64_t kings, int side, int* dtw) {
+    if (dtw) *dtw = -1;
+    dtb::Position pos;
+    if (handle == nullptr || !to_position<L>(white, black, kings, side, pos)) return DTB_INVALID;
+    try {
+        const dtb::DtwResult r = handle->tablebase.probe_dtw(pos);
+        if (r.error == dtb::ProbeError::InvalidPosition) return DTB_INVALID;
+        if (dtw && r.known()) *dtw = r.dtw;
+        return to_c(r.value);
+    } catch (...) {  // out of memory
         return DTB_UNKNOWN;
     }
 }
@@ -77,7 +108,7 @@ dtb_position to_c(const dtb::Position& p) {
 }
 
 bool to_position(const dtb_position* p, dtb::Position& out) {
-    return p != nullptr && to_position(p->white, p->black, p->kings, p->side_to_move, out);
+    return p != nullptr && to_position<Layout::Dense>(p->white, p->black, p->kings, p->side_to_move, out);
 }
 
 // The C state as RunningCounts; false if a twice-occurred position is not a board.
@@ -173,30 +204,41 @@ void dtb_free_error(char* error) { std::free(error); }
 void dtb_close(dtb_handle* handle) { delete handle; }
 
 int dtb_probe_wdl(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
-    return probe<false>(handle, white, black, kings, side_to_move, nullptr);
+    return probe<Kind::Wdl, Layout::Dense>(handle, white, black, kings, side_to_move, nullptr);
 }
 
 int dtb_probe_wdl_soft(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
-    return probe<true>(handle, white, black, kings, side_to_move, nullptr);
+    return probe<Kind::Soft, Layout::Dense>(handle, white, black, kings, side_to_move, nullptr);
+}
+
+int dtb_probe_wdl_quiet(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
+    return probe<Kind::Quiet, Layout::Dense>(handle, white, black, kings, side_to_move, nullptr);
 }
 
 int dtb_probe_wdl_reason(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
                          const char** reason) {
-    return probe<false>(handle, white, black, kings, side_to_move, reason);
+    return probe<Kind::Wdl, Layout::Dense>(handle, white, black, kings, side_to_move, reason);
 }
 
 int dtb_probe_dtw(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move, int* dtw) {
-    if (dtw) *dtw = -1;
-    dtb::Position pos;
-    if (handle == nullptr || !to_position(white, black, kings, side_to_move, pos)) return DTB_INVALID;
-    try {
-        const dtb::DtwResult r = handle->tablebase.probe_dtw(pos);
-        if (r.error == dtb::ProbeError::InvalidPosition) return DTB_INVALID;
-        if (dtw && r.known()) *dtw = r.dtw;
-        return to_c(r.value);
-    } catch (...) {  // out of memory
-        return DTB_UNKNOWN;
-    }
+    return probe_dtw<Layout::Dense>(handle, white, black, kings, side_to_move, dtw);
+}
+
+int dtb_probe_wdl_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
+    return probe<Kind::Wdl, Layout::Ghost>(handle, white, black, kings, side_to_move, nullptr);
+}
+
+int dtb_probe_wdl_soft_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
+    return probe<Kind::Soft, Layout::Ghost>(handle, white, black, kings, side_to_move, nullptr);
+}
+
+int dtb_probe_wdl_quiet_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move) {
+    return probe<Kind::Quiet, Layout::Ghost>(handle, white, black, kings, side_to_move, nullptr);
+}
+
+int dtb_probe_dtw_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
+                        int* dtw) {
+    return probe_dtw<Layout::Ghost>(handle, white, black, kings, side_to_move, dtw);
 }
 
 int dtb_max_pieces(const dtb_handle* handle) { return handle ? handle->tablebase.max_pieces() : 0; }

@@ -11,9 +11,15 @@
  *     if (v == DTB_WIN) ...
  *     dtb_close(tb);
  *
- * Boards are three 64-bit masks in which bit s-1 stands for square s (1..50, numbered row by row
- * from the top as White sees the board; white men start on 31-50): `white` and `black` hold every
- * piece of that colour, `kings` the kings of both colours. Values are for the side to move.
+ * Boards are three 64-bit masks: `white` and `black` hold every piece of that colour, `kings` the
+ * kings of both colours; squares 1..50 are numbered row by row from the top as White sees the
+ * board (white men start on 31-50). Two layouts of the masks are accepted:
+ *   - dense (dtb_probe_wdl, ...): bit s-1 stands for square s; bits 50..63 must be 0;
+ *   - ghost (the functions ending in _ghost): the 10x10 engine layout with an unused "ghost" bit
+ *     after every ten squares, square s at bit (s-1) + (s-1)/10 (squares 1-10 at bits 0-9, 11-20
+ *     at 11-20, ..., 41-50 at 44-53). It is the library's own layout and that of Kingsrow's driver,
+ *     so such engines convert nothing. The ghost bits 10, 21, 32, 43 and bits 54..63 must be 0.
+ * A board with a bit set outside its layout's squares is DTB_INVALID. Values are for the side to move.
  *
  * Thread safety: one handle may be used by any number of threads at once (dtb_close excepted).
  */
@@ -33,6 +39,7 @@ extern "C" {
 #define DTB_WIN 2
 #define DTB_UNKNOWN 3 /* a needed file is missing or corrupt, too many pieces, capture search too large, or (soft) not cached */
 #define DTB_INVALID 4 /* illegal position: overlapping pieces, a man on its crowning row, bad side... */
+#define DTB_CAPTURE 5 /* quiet probes only: the side to move has a capture, so no value is given */
 
 /* side_to_move */
 #define DTB_WHITE_TO_MOVE 0
@@ -81,12 +88,26 @@ int dtb_probe_wdl_soft(dtb_handle* handle, uint64_t white, uint64_t black, uint6
 int dtb_probe_wdl_reason(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
                          const char** reason);
 
+/* The stored value of a quiet position, for engines that resolve captures in their own search: one
+   lookup, no capture search. DTB_CAPTURE when the side to move has a capture (the files store no
+   value for such positions); otherwise as dtb_probe_wdl (the same value, or DTB_UNKNOWN /
+   DTB_INVALID for the same reasons). */
+int dtb_probe_wdl_quiet(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move);
+
 /* Distance to win from the .dtw files (dtb gen --dtw): returns the value like dtb_probe_wdl and,
    when `dtw` is not NULL, writes the number of plies until the game ends with best play (the
    winner shortest, the loser longest; odd for a win, even for a loss, 0 when the game is over: a
    loss when the side to move has no move, a win when the other side has no piece) or -1 for a
    draw, an unknown or an invalid position. Meant for roots and analysis. */
 int dtb_probe_dtw(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move, int* dtw);
+
+/* The same probes with the board in the ghost layout (square s at bit (s-1) + (s-1)/10, see above):
+   same results; a bit on a ghost square or above 53 gives DTB_INVALID. */
+int dtb_probe_wdl_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move);
+int dtb_probe_wdl_soft_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move);
+int dtb_probe_wdl_quiet_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move);
+int dtb_probe_dtw_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint64_t kings, int side_to_move,
+                        int* dtw);
 
 /* Largest number of pieces the opened databases cover (0 if the folder holds none). */
 int dtb_max_pieces(const dtb_handle* handle);

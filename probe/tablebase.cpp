@@ -24,6 +24,7 @@ constexpr std::string_view kReasonNotCached = "not in the cache (soft probe)";
 constexpr std::string_view kReasonTooManyDtwPieces = "more pieces than the DTW files in use cover";
 // Only inside a capture search: the answer of a line searched for one value only, which it lacks.
 constexpr std::string_view kReasonNotSought = "not the value sought";
+constexpr std::string_view kReasonCapture = "the side to move has a capture (quiet probe)";
 
 constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {}}; }
 
@@ -114,6 +115,7 @@ const char* probe_error_name(ProbeError e) {
         case ProbeError::NotCached: return "not-cached";
         case ProbeError::InvalidPosition: return "invalid-position";
         case ProbeError::SearchLimit: return "search-limit";
+        case ProbeError::Capture: return "capture";
     }
     return "unknown";
 }
@@ -233,6 +235,7 @@ struct Tablebase::Impl {
     void add_dtw_slots();
 
     ProbeResult search(const Position& pos, bool soft) const;
+    ProbeResult quiet(const Position& pos) const;
     ProbeResult search(const Position& pos, bool soft, NodeBudget& budget, Goal goal = Goal::Exact) const;
     ProbeResult resolve_captures(const Position& w, bool soft, NodeBudget& budget, Goal goal) const;
     ProbeResult search_limit() const;
@@ -477,6 +480,16 @@ ProbeResult Tablebase::Impl::search(const Position& pos, bool soft, NodeBudget& 
     return lookup(w, soft);
 }
 
+// As search, but a capture is reported rather than searched: the stored byte of a capture
+// position is "don't care" and must never be returned.
+ProbeResult Tablebase::Impl::quiet(const Position& pos) const {
+    const Position w = white_to_move(pos);
+    if (w.white == 0) return known(Value::Loss);
+    if (w.black == 0) return known(Value::Win);
+    if (has_capture(w)) return {Value::Unknown, ProbeError::Capture, kReasonCapture};
+    return lookup(w, false);
+}
+
 ProbeResult Tablebase::Impl::search_limit() const {
     return {Value::Unknown, ProbeError::SearchLimit,
             errors.record("capture search exceeded " + std::to_string(options.capture_search_nodes) + " positions")};
@@ -636,6 +649,11 @@ ProbeResult Tablebase::probe_wdl(const Position& pos) const {
 ProbeResult Tablebase::probe_wdl_soft(const Position& pos) const {
     if (const char* problem = position_problem(pos)) return {Value::Unknown, ProbeError::InvalidPosition, problem};
     return impl_->search(pos, true);
+}
+
+ProbeResult Tablebase::probe_wdl_quiet(const Position& pos) const {
+    if (const char* problem = position_problem(pos)) return {Value::Unknown, ProbeError::InvalidPosition, problem};
+    return impl_->quiet(pos);
 }
 
 DtwResult Tablebase::probe_dtw(const Position& pos) const {

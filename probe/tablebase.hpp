@@ -58,9 +58,10 @@ enum class ProbeError : std::uint8_t {
     NotCached,        // soft probe only: the answer needs a block that is not in the cache
     InvalidPosition,  // overlapping pieces, men on their crowning row, pieces off the board, ...
     SearchLimit,      // resolving the captures needed more than capture_search_nodes positions
+    Capture,          // quiet probe only: the side to move has a capture (its value needs a capture search)
 };
 
-const char* probe_error_name(ProbeError e);  // "none", "too-many-pieces", "missing-table", "search-limit", ...
+const char* probe_error_name(ProbeError e);  // "none", "too-many-pieces", "missing-table", "search-limit", "capture", ...
 
 struct ProbeResult {
     Value value = Value::Unknown;  // for the side to move
@@ -129,6 +130,13 @@ public:
     // As probe_wdl, but answers only from blocks already in the cache and never reads a file
     // (nor opens one): Unknown with ProbeError::NotCached otherwise. For search leaves.
     ProbeResult probe_wdl_soft(const Position& pos) const;
+
+    // The stored value of a quiet position, for engines that resolve captures in their own search
+    // (Scan's "raw" probe): one lookup, no capture search. When the side to move has a capture,
+    // Unknown with ProbeError::Capture, never the value stored for it (files store capture
+    // positions as "don't care"). Otherwise as probe_wdl: the same value, or Unknown for the same
+    // reasons (a missing or corrupt file, too many pieces, an invalid position).
+    ProbeResult probe_wdl_quiet(const Position& pos) const;
 
     // Distance to win of `pos` for its side to move, from the <material>.dtw files (dtb gen --dtw)
     // and the WDL files. Capture positions are resolved by searching the captures (shortest win,

@@ -5,18 +5,19 @@
 # files under each alternative fill, layout, block size, zstd level and stored class.
 #
 #   usage: scripts/bench-dtw-format.sh [DB_DIR]     (default ./db4-dtw)
-#   BUILD_DIR  build directory (default build)
+#   BUILD_DIR  build directory (default build-native)
+#   DTB_NATIVE ON (default): built with -march=native, as the quoted figures; OFF: the portable build
 #   PIECES     largest piece count (default 4; 5 takes about 10 minutes to build and to measure)
 #   GEN_ARGS   more options for dtb gen, e.g. "--zstd-level 19 --block-positions 32760"
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 DB_DIR=${1:-db4-dtw}
-BUILD_DIR=${BUILD_DIR:-build}
+BUILD_DIR=${BUILD_DIR:-build-native}
 PIECES=${PIECES:-4}
 GEN_ARGS=${GEN_ARGS:-}
 
-BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
+BUILD_DIR="$BUILD_DIR" bash scripts/build.sh -DDTB_NATIVE="${DTB_NATIVE:-ON}" >/dev/null
 DTB="$BUILD_DIR/tools/dtb"
 
 # shellcheck source=lib/ensure-databases.sh

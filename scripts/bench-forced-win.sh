@@ -6,13 +6,14 @@
 #   DB         a 2-5 piece database folder with DTW (default: built into $WORK/db5dtw with
 #              `dtb gen --pieces 5 --dtw`, about 5 minutes on two cores)
 #   DTB        the dtb executable to use (default: built into $BUILD_DIR by scripts/build.sh)
-#   BUILD_DIR  build directory (default build)
+#   BUILD_DIR  build directory (default build-native)
+#   DTB_NATIVE ON (default): built with -march=native, as the quoted figures; OFF: the portable build
 #   WORK       scratch folder (default a temporary one, removed at the end)
 #   ARGS       extra options for dtb adjudicate (e.g. "--search-seconds 60")
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-BUILD_DIR=${BUILD_DIR:-build}
+BUILD_DIR=${BUILD_DIR:-build-native}
 PDN=scripts/forced_win_bench.pdn
 if [[ -z ${WORK:-} ]]; then
   WORK=$(mktemp -d)
@@ -20,7 +21,7 @@ if [[ -z ${WORK:-} ]]; then
 fi
 mkdir -p "$WORK"
 if [[ -z ${DTB:-} ]]; then
-  BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
+  BUILD_DIR="$BUILD_DIR" bash scripts/build.sh -DDTB_NATIVE="${DTB_NATIVE:-ON}" >/dev/null
   DTB="$BUILD_DIR/tools/dtb"
 fi
 if [[ -z ${DB:-} ]]; then

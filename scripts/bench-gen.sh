@@ -3,7 +3,8 @@
 # from scratch into $OUT and prints wall time, positions per second, peak resident memory and
 # total bytes on disk.
 #
-#   BUILD_DIR  build directory (default build)
+#   BUILD_DIR  build directory (default build-native)
+#   DTB_NATIVE ON (default): built with -march=native, as the quoted figures; OFF: the portable build
 #   PIECES     largest number of pieces (default 5)
 #   OUT        database folder, emptied first (default bench-db$PIECES)
 #   THREADS    worker threads (default: all cores)
@@ -12,12 +13,12 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-BUILD_DIR=${BUILD_DIR:-build}
+BUILD_DIR=${BUILD_DIR:-build-native}
 PIECES=${PIECES:-5}
 OUT=${OUT:-bench-db$PIECES}
 THREADS=${THREADS:-}
 
-BUILD_DIR="$BUILD_DIR" bash scripts/build.sh >/dev/null
+BUILD_DIR="$BUILD_DIR" bash scripts/build.sh -DDTB_NATIVE="${DTB_NATIVE:-ON}" >/dev/null
 DTB="$BUILD_DIR/tools/dtb"
 [[ -x /usr/bin/time ]] || { echo "bench-gen: /usr/bin/time is needed (scripts/install-deps.sh installs it)" >&2; exit 1; }
 

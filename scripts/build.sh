@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the dependencies, then configures and builds dtb (Release) into $BUILD_DIR (default build/).
-# Extra arguments are passed to the CMake configure step, e.g. scripts/build.sh -DDTB_NATIVE=OFF.
+# Extra arguments are passed to the CMake configure step, e.g. scripts/build.sh -DDTB_NATIVE=ON for a
+# build optimised for this machine's CPU (-march=native; the default build runs on any CPU).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

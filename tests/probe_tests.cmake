@@ -6,6 +6,7 @@
 #   probe_consistency      exhaustive successor consistency on real 2-4 piece databases (probe;slow)
 #   probe_c_api            the C API from a C99 program (probe;e2e)
 #   probe_install_consumer `cmake --install` then a consumer project using find_package(dtb) (probe;install)
+#   probe_portable_build   a default configure adds no -march=native, DTB_NATIVE=ON does (probe;install)
 #   probe_cli_*            `dtb probe` and `dtb bench probe` (probe;e2e)
 #
 # The real databases come from `dtb gen --pieces 4`: the gen suite's fixture db4 when it is
@@ -85,6 +86,12 @@ add_test(NAME probe_install_consumer
 set_tests_properties(probe_install_consumer PROPERTIES
   LABELS "probe;install" FIXTURES_REQUIRED ${DTB_PROBE_DB_FIXTURE} TIMEOUT 600)
 endif()
+
+# A default configure is portable (no -march=native); DTB_NATIVE=ON is not.
+add_test(NAME probe_portable_build
+  COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/portable-build
+    -P ${CMAKE_CURRENT_LIST_DIR}/probe/portable_build_test.cmake)
+set_tests_properties(probe_portable_build PROPERTIES LABELS "probe;install" TIMEOUT 300)
 
 # The command line on hostile database folders (named pipes, folders, devices under a database
 # file's name, folders without databases) and on option values refused at parsing.

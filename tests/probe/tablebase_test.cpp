@@ -206,6 +206,68 @@ TEST_F(TablebaseTest, SoftProbeNeverReadsTheDisk) {
     EXPECT_EQ(tb.cache_stats().blocks, 0u);
 }
 
+// Every position of up to 3 pieces, either side to move: a quiet position gets probe_wdl's answer,
+// a capture position is reported, never answered with the synthetic byte stored for it.
+TEST_F(TablebaseTest, QuietProbeAgreesOnQuietPositionsAndReportsCaptures) {
+    const Tablebase tb(dir_);
+    std::uint64_t quiet = 0, captures = 0, stored_byte_wrong = 0;
+    for (const Material& m : materials_in_build_order(3)) {
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); ++i) {
+            Position other_side = index.position(i);
+            other_side.side_to_move = Color::Black;  // same board, black to move
+            for (const Position& p : {index.position(i), other_side}) {
+                const ProbeResult q = tb.probe_wdl_quiet(p);
+                if (has_capture(p)) {
+                    ASSERT_EQ(q.value, Value::Unknown) << to_fen(p);
+                    ASSERT_EQ(q.error, ProbeError::Capture) << to_fen(p);
+                    ASSERT_FALSE(q.reason.empty());
+                    const Position w = white_to_move(p);
+                    const Material wm = material_of(w);
+                    stored_byte_wrong += test::synthetic_value(wm, PositionIndex(wm).index(w)) != tb.probe_wdl(p).value;
+                    ++captures;
+                    continue;
+                }
+                const ProbeResult r = tb.probe_wdl(p);
+                ASSERT_TRUE(r.known()) << to_fen(p);
+                ASSERT_EQ(q.value, r.value) << to_fen(p);
+                ASSERT_EQ(q.error, ProbeError::None);
+                ASSERT_TRUE(q.reason.empty());
+                ++quiet;
+            }
+        }
+    }
+    EXPECT_GT(quiet, 1'000'000u);
+    EXPECT_GT(captures, 100'000u);
+    EXPECT_GT(stored_byte_wrong, 10'000u);  // returning the stored byte would be caught above
+    EXPECT_STREQ(probe_error_name(ProbeError::Capture), "capture");
+}
+
+TEST_F(TablebaseTest, QuietProbeBeyondTheTablesAndOnInvalidPositions) {
+    const Tablebase tb(dir_);
+    // Four pieces: a capture is reported as such (it is not looked up), a quiet position is beyond the tables.
+    const ProbeResult capture = tb.probe_wdl_quiet(parse_fen("W:W28,K46:B23,K5"));
+    EXPECT_EQ(capture.error, ProbeError::Capture);
+    const ProbeResult beyond = tb.probe_wdl_quiet(parse_fen("W:WK46,K47:BK5,K4"));
+    EXPECT_EQ(beyond.value, Value::Unknown);
+    EXPECT_EQ(beyond.error, ProbeError::TooManyPieces);
+    // A side without pieces is decided by the rules.
+    EXPECT_EQ(tb.probe_wdl_quiet(parse_fen("W:W:B1")).value, Value::Loss);
+    EXPECT_EQ(tb.probe_wdl_quiet(parse_fen("W:W31:B")).value, Value::Win);
+    const ProbeResult invalid = tb.probe_wdl_quiet({square_bit(28), square_bit(28) | square_bit(1), 0, Color::White});
+    EXPECT_EQ(invalid.error, ProbeError::InvalidPosition);
+}
+
+TEST_F(TablebaseTest, QuietProbeOfAMissingTable) {
+    const test::TempDir copy("quiet-missing");
+    copy_tables(copy);
+    std::filesystem::remove(copy.path() / "KvK.wdl");
+    const Tablebase tb(copy);
+    const ProbeResult r = tb.probe_wdl_quiet(parse_fen("W:WK1:BK50"));
+    EXPECT_EQ(r.value, Value::Unknown);
+    EXPECT_EQ(r.error, ProbeError::MissingTable);
+}
+
 TEST_F(TablebaseTest, ProbeMovesBestFirst) {
     const Tablebase tb(dir_);
     for (const Position& p : random_positions(3000, 4)) {
