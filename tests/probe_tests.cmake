@@ -64,6 +64,7 @@ set_tests_properties(probe_consistency PROPERTIES
 # The C API, compiled as C99.
 add_executable(probe_c_api_test probe/c_api_test.c)
 set_target_properties(probe_c_api_test PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_include_directories(probe_c_api_test PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(probe_c_api_test PRIVATE dtb_probe)
 add_test(NAME probe_c_api COMMAND probe_c_api_test ${DTB_PROBE_DB})
 set_tests_properties(probe_c_api PROPERTIES LABELS "probe;e2e" FIXTURES_REQUIRED ${DTB_PROBE_DB_FIXTURE})

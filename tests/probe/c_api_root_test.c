@@ -10,6 +10,25 @@ static int failures = 0;
 
 static uint64_t sq(int s) { return (uint64_t)1 << (s - 1); }
 
+/* The same board in the engines' layout: square s at bit (s-1)+(s-1)/10. */
+static uint64_t ghost(uint64_t dense) {
+    uint64_t out = 0;
+    int s;
+    for (s = 1; s <= 50; ++s)
+        if (dense & sq(s)) out |= (uint64_t)1 << ((s - 1) + (s - 1) / 10);
+    return out;
+}
+
+/* dtb_probe_dtw through both layouts: the same value and distance (the positions after the moves
+   have real distances here, where the main C API test's folder has no .dtw files). */
+static void check_dtw_layouts(dtb_handle* tb, const dtb_position* p) {
+    int dense_dtw = -2, ghost_dtw = -3;
+    const int dense = dtb_probe_dtw(tb, p->white, p->black, p->kings, p->side_to_move, &dense_dtw);
+    const int in_ghost = dtb_probe_dtw_ghost(tb, ghost(p->white), ghost(p->black), ghost(p->kings), p->side_to_move,
+                                             &ghost_dtw);
+    CHECK(dense == in_ghost && dense_dtw == ghost_dtw);
+}
+
 int main(int argc, char** argv) {
     dtb_handle* tb;
     dtb_position pos;
@@ -43,6 +62,7 @@ int main(int argc, char** argv) {
                 CHECK(moves[i].value == DTB_DRAW && moves[i].drawn_by_rules && moves[i].dtw == 5);
             }
         CHECK(found_shortest);
+        for (i = 0; i < n; ++i) check_dtw_layouts(tb, &moves[i].after);
     }
 
     /* A fresh count: the shortest win is the best move again. */

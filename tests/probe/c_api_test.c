@@ -5,16 +5,10 @@
 #include <string.h>
 
 #include "probe/dtb.h"
+#include "tests/probe/c_check.h"
 
 static int failures = 0;
 
-#define CHECK(cond)                                                      \
-    do {                                                                 \
-        if (!(cond)) {                                                   \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                  \
-        }                                                                \
-    } while (0)
 
 /* Bit s-1 stands for square s. */
 static uint64_t sq(int s) { return (uint64_t)1 << (s - 1); }
