@@ -88,6 +88,12 @@ void print_root_moves(const std::vector<RootMove>& moves, const Position& pos, b
     if (json) std::cout << ']';
 }
 
+// The line of an input the command refuses (an invalid FEN, counts that do not fit the position).
+void print_input_error(std::string_view text, std::string_view message, bool json) {
+    if (json) std::cout << "{\"fen\":" << json_string(text) << ",\"error\":" << json_string(message) << "}\n";
+    else std::cout << escape_control_characters(text) << "\terror: " << message << '\n';
+}
+
 // Prints one line for `text`; returns false if it is not a valid FEN. The text output echoes the FEN
 // with control characters escaped, so that input cannot fake a column or a line.
 bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o) {
@@ -95,8 +101,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
     try {
         pos = parse_fen(text);
     } catch (const FenError& e) {
-        if (o.json) std::cout << "{\"fen\":" << json_string(text) << ",\"error\":" << json_string(e.what()) << "}\n";
-        else std::cout << escape_control_characters(text) << "\terror: " << e.what() << '\n';
+        print_input_error(text, e.what(), o.json);
         return false;
     }
     std::vector<RootMove> root;
@@ -106,8 +111,7 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
             options.rules.sixteen_to_five = o.keep_earlier ? CountChange::KeepEarlier : CountChange::Restart;
             root = probe_root(tb, pos, o.counts, options);
         } catch (const std::invalid_argument& e) {
-            if (o.json) std::cout << "{\"fen\":" << json_string(text) << ",\"error\":" << json_string(e.what()) << "}\n";
-            else std::cout << escape_control_characters(text) << "\terror: " << e.what() << '\n';
+            print_input_error(text, e.what(), o.json);
             return false;
         }
     }
