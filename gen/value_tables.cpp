@@ -1,5 +1,7 @@
 #include "gen/value_tables.hpp"
 
+#include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "rules/movegen.hpp"
@@ -15,12 +17,17 @@ void ValueTables::remove(const Material& m) {
     entries_.erase(m);
 }
 
+const ValueTables::Entry& ValueTables::needed(const Material& m) const {
+    const Entry* e = slot(m);
+    if (!e) throw std::logic_error("dtb gen: material " + m.name() + " is needed but not built");
+    return *e;
+}
+
 Value ValueTables::value_of(const Position& any) const {
     const Position pos = white_to_move(any);
     if (pos.white == 0) return Value::Loss;
-    const Entry* e = slot(material_of(pos));
-    if (!e) throw std::logic_error("dtb gen: material " + material_of(pos).name() + " is needed but not built");
-    return e->values.get(e->index.index(pos));
+    const Entry& e = needed(material_of(pos));
+    return e.values.get(e.index.index(pos));
 }
 
 Value ValueTables::value_after(const Position& after) const {
@@ -29,11 +36,31 @@ Value ValueTables::value_after(const Position& after) const {
 }
 
 Value ValueTables::resolve_captures(const Position& pos) const {
+    // Small enough that a win among the first captures saves most of the index work, large
+    // enough that a king's many landing squares overlap their misses.
+    constexpr std::size_t kBatch = 8;
+    struct Lookup {
+        const PackedValues* values;
+        std::uint64_t index;
+    };
+    const MoveList captures = generate_captures(pos);
     Value best = Value::Loss;
-    for (const Move& m : generate_captures(pos)) {
-        const Value v = value_after(apply_move(pos, m));
-        if (v == Value::Win) return v;
-        if (v == Value::Draw) best = v;
+    for (std::size_t begin = 0; begin < captures.size(); begin += kBatch) {
+        const std::size_t n = std::min(kBatch, captures.size() - begin);
+        std::array<Lookup, kBatch> batch;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Position after = apply_move(pos, captures[begin + i]);
+            if (after.black == 0) return Value::Win;  // the capture took the last piece
+            const Position next = flip_colors(after);
+            const Entry& e = needed(material_of(next));
+            batch[i] = {&e.values, e.index.index(next)};
+            e.values.prefetch(batch[i].index);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            const Value v = negate(batch[i].values->get(batch[i].index));
+            if (v == Value::Win) return v;
+            if (v == Value::Draw) best = v;
+        }
     }
     return best;
 }

@@ -20,6 +20,7 @@ class PackedValues {
 public:
     explicit PackedValues(std::uint64_t size) : bits_(vector_on_huge_pages<std::uint8_t>((size + 3) / 4, 0)) {}
     Value get(std::uint64_t i) const { return static_cast<Value>((bits_[i >> 2] >> ((i & 3) * 2)) & 3); }
+    void prefetch(std::uint64_t i) const { __builtin_prefetch(&bits_[i >> 2]); }
     // Not safe for two threads writing positions of the same byte (i / 4) at once.
     void set(std::uint64_t i, Value v) {
         auto& b = bits_[i >> 2];
@@ -56,7 +57,8 @@ public:
     Value value_of(const Position& pos) const;
 
     // Value of a white-to-move position where white must capture: the best capture, each
-    // looked up in (smaller) finished materials.
+    // looked up in (smaller) finished materials. The lookups of a few captures are issued
+    // together: each is a cache miss in a large table, and misses that overlap cost one latency.
     Value resolve_captures(const Position& white_to_move) const;
 
     // Value for the side that just moved of the position after `move` (captures, promotions and
@@ -69,6 +71,7 @@ private:
         PackedValues values;
     };
     const Entry* slot(const Material& m) const { return entries_.find(m); }
+    const Entry& needed(const Material& m) const;
 
     MaterialMap<Entry> entries_;
     std::uint64_t bytes_ = 0;
