@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <span>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -140,7 +141,7 @@ public:
         fs::create_directories(options_.dir);
         lock_.emplace(options_.dir);
         check_existing_files(options_.dir, log_);
-        if (options_.memory_bytes > 0) spill_.emplace(options_.dir / ".dtb-spill");
+        spill_.emplace(options_.dir / ".dtb-spill");
         const auto& plan = memory_plan_.plan();
         std::set<Material> done;
         for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -166,8 +167,11 @@ public:
                 make_room(i, next_read);
                 solve_dtw_and_write(m, i, plan.size());
             }
-            drop_unread({}, next_read);  // scratch copies stay: removed with the folder
+            drop_unread({}, next_read);
         }
+        // Kept on request: a later build here (--dtw after a WDL build, more pieces) then takes
+        // the finished tables back from them instead of searching their capture positions again.
+        if (!options_.keep_copies) spill_->remove_all();
         progress_.finish();
     }
 
@@ -220,18 +224,39 @@ private:
         return dropped;
     }
 
+    // The content hash of t's finished file, which tags its copies.
+    std::uint64_t tag_of(const Table& t) {
+        const std::string name = scratch_name(t);
+        auto [it, added] = tags_.try_emplace(name, 0);
+        if (added) it->second = content_tag(options_.dir / name);
+        return it->second;
+    }
+
+    std::span<const std::uint8_t> bytes_in_memory(const Table& t) const {
+        if (!t.dtw) return tables_.table(t.material)->raw();
+        const std::vector<Dtw>& d = *dtw_.table(t.material);
+        return {reinterpret_cast<const std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)};
+    }
+
+    // A copy of a WDL table just finished, for a build that resumes after a kill: taking it back
+    // costs a decompression, reading the file back a search of every capture position. A copy
+    // that cannot be written only costs that time later, so it is reported, not fatal.
+    void save_resume_copy(const Table& t) {
+        try {
+            if (!spill_->contains(scratch_name(t), tag_of(t))) spill_->save(scratch_name(t), bytes_in_memory(t), tag_of(t));
+        } catch (const std::runtime_error& e) {
+            progress_.finish();
+            log_ << scratch_name(t) << ": no scratch copy for a resumed build (" << e.what() << ")\n" << std::flush;
+        }
+    }
+
     void move_to_scratch(const Table& t) {
         const std::string name = scratch_name(t);
         const auto start = std::chrono::steady_clock::now();
-        const bool save = !spill_->contains(name);  // a copy, once saved, stays valid
+        const bool save = !spill_->contains(name, tag_of(t));  // a copy, once saved, stays valid
         if (save) {
             progress_.update("saving " + name + " to " + (options_.dir / ".dtb-spill").string(), 0);
-            if (t.dtw) {
-                const std::vector<Dtw>& d = *dtw_.table(t.material);
-                spill_->save(name, {reinterpret_cast<const std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)});
-            } else {
-                spill_->save(name, tables_.table(t.material)->raw());
-            }
+            spill_->save(name, bytes_in_memory(t), tag_of(t));
         }
         if (t.dtw)
             dtw_.remove(t.material);
@@ -240,21 +265,29 @@ private:
         if (save) log_scratch("saved", name, start);
     }
 
-    // Takes t back from its scratch copy; false if it has none.
+    // Takes t back from its scratch copy; false if it has none that matches its finished file
+    // (the file is then read instead). A damaged copy is reported, removed and not used.
     bool restore_from_scratch(const Table& t) {
         const std::string name = scratch_name(t);
-        if (!spill_ || !spill_->contains(name)) return false;
+        if (!spill_ || !fs::exists(options_.dir / name) || !spill_->contains(name, tag_of(t))) return false;
         const auto start = std::chrono::steady_clock::now();
         progress_.update("loading " + name + " from " + (options_.dir / ".dtb-spill").string(), 0);
         const std::uint64_t n = positions_of(t.material);
-        if (t.dtw) {
-            auto d = vector_on_huge_pages<Dtw>(n, 0);
-            spill_->load(name, {reinterpret_cast<std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)});
-            dtw_.add(t.material, std::move(d));
-        } else {
-            PackedValues values(n);
-            spill_->load(name, values.raw());
-            tables_.add(t.material, std::move(values));
+        try {
+            if (t.dtw) {
+                auto d = vector_on_huge_pages<Dtw>(n, 0);
+                spill_->load(name, {reinterpret_cast<std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)}, tag_of(t));
+                dtw_.add(t.material, std::move(d));
+            } else {
+                PackedValues values(n);
+                spill_->load(name, values.raw(), tag_of(t));
+                tables_.add(t.material, std::move(values));
+            }
+        } catch (const std::runtime_error& e) {
+            spill_->forget(name);
+            progress_.finish();
+            log_ << name << ": scratch copy not used (" << e.what() << ")\n" << std::flush;
+            return false;
         }
         log_scratch("loaded", name, start);
         return true;
@@ -269,9 +302,14 @@ private:
         log_ << buf << '\n' << std::flush;
     }
 
-    // The WDL of m: from memory, its scratch copy, or its file.
+    // The WDL of m: from memory, its scratch copy, or its file. What was read from a file gets a
+    // copy too, so that reading it back again costs no search.
     void ensure_loaded(const Material& m) {
+        const std::size_t before = files_read_;
         logging_file_reads([&] { load_finished_with_successors(options_.dir, m, tables_, hooks_); });
+        if (files_read_ == before) return;
+        for (const Table& t : tables_in_memory())
+            if (!t.dtw) save_resume_copy(t);
     }
 
     // The DTW of m: from memory, its scratch copy, or its .dtw file.
@@ -358,6 +396,7 @@ private:
                 log_ << summary_line(written, seconds) << '\n' << std::flush;
             }
             tables_.add(s.material, pack_values(s.values));
+            save_resume_copy({s.material, false});
         }
     }
 
@@ -367,7 +406,8 @@ private:
     ValueTables tables_;
     DtwTables dtw_;  // only filled with --dtw
     std::optional<FolderLock> lock_;    // declared before spill_: the copies go before the lock does
-    std::optional<SpillFolder> spill_;  // with a memory limit only
+    std::optional<SpillFolder> spill_;
+    std::map<std::string, std::uint64_t> tags_;  // file name -> content_tag, for finished files
     std::size_t files_read_ = 0;
     const LoadHooks hooks_{[this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); },
                            [this](const fs::path& file) { note_file_read(file); }};

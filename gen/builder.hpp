@@ -22,6 +22,11 @@ struct BuildOptions {
     // tables needed latest go to scratch copies in DIR/.dtb-spill until a material needs them.
     // 0: no limit.
     std::uint64_t memory_bytes = 0;
+    // The builder keeps copies of the finished tables as it holds them (capture positions
+    // resolved) in DIR/.dtb-spill, so that a build resumed after a kill reads them back in seconds;
+    // they are removed at the end unless this is set, for a later build in DIR (--dtw after a WDL
+    // build, or more pieces) to start from them too.
+    bool keep_copies = false;
     WriteOptions write;
 };
 

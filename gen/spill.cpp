@@ -5,10 +5,14 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include <unistd.h>
+
 #include <tbb/parallel_for.h>
+#include <xxhash.h>
 #include <zstd.h>
 
 namespace dtb {
@@ -52,31 +56,76 @@ std::vector<std::uint8_t> compress_chunk(std::span<const std::uint8_t> raw) {
     return out;
 }
 
-// Layout of a scratch file: the chunks' zstd frames one after another, then the frames' sizes
-// (one std::uint64_t each), their count and the size in memory.
+// Layout of a copy: the chunks' zstd frames one after another, then the frames' sizes (one
+// std::uint64_t each), then the footer.
 struct Footer {
+    std::uint64_t magic = kMagic;
+    std::uint64_t tag = 0;
     std::uint64_t chunks = 0;
     std::uint64_t raw_bytes = 0;
+    static constexpr std::uint64_t kMagic = 0x314c495053425444ULL;  // "DTBSPIL1"
 };
+
+constexpr const char* kPartialSuffix = ".partial";
+
+// The footer of a complete copy; nullopt for anything else (a partial file, other bytes).
+std::optional<Footer> read_footer(const fs::path& path) {
+    std::error_code error;
+    const std::uint64_t size = fs::file_size(path, error);
+    if (error || size < sizeof(Footer)) return std::nullopt;
+    const FilePtr file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    Footer footer;
+    if (!file || std::fseek(file.get(), -static_cast<long>(sizeof footer), SEEK_END) != 0 ||
+        std::fread(&footer, sizeof footer, 1, file.get()) != 1 || footer.magic != Footer::kMagic)
+        return std::nullopt;
+    if (footer.chunks != (footer.raw_bytes + kChunkBytes - 1) / kChunkBytes) return std::nullopt;
+    return footer;
+}
+
+void sync_file(std::FILE* file, const fs::path& path) {
+    if (std::fflush(file) != 0 || ::fsync(::fileno(file)) != 0)
+        throw std::runtime_error("cannot write scratch file " + path.string() + ": " + std::strerror(errno));
+}
 
 }  // namespace
 
 SpillFolder::SpillFolder(fs::path dir) : dir_(std::move(dir)) {
-    fs::remove_all(dir_);
     fs::create_directories(dir_);
+    std::vector<fs::path> unusable;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+        const std::string name = entry.path().filename().string();
+        const auto footer = entry.is_regular_file() && !name.ends_with(kPartialSuffix)
+                                ? read_footer(entry.path())
+                                : std::nullopt;
+        if (footer)
+            saved_[name] = {footer->raw_bytes, footer->tag};
+        else
+            unusable.push_back(entry.path());
+    }
+    for (const fs::path& p : unusable) fs::remove_all(p);
 }
 
-SpillFolder::~SpillFolder() {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-}
-
-void SpillFolder::save(const std::string& name, std::span<const std::uint8_t> bytes) {
-    const fs::path path = dir_ / name;
+void SpillFolder::forget(const std::string& name) {
     saved_.erase(name);
+    std::error_code ignored;
+    fs::remove(dir_ / name, ignored);
+}
+
+void SpillFolder::remove_all() {
+    saved_.clear();
+    fs::remove_all(dir_);
+}
+
+void SpillFolder::save(const std::string& name, std::span<const std::uint8_t> bytes, std::uint64_t tag) {
+    const fs::path final_path = dir_ / name;
+    const fs::path path = dir_ / (name + kPartialSuffix);
+    forget(name);
     try {
         const FilePtr file = open_file(path, "wb");
-        const Footer footer{(bytes.size() + kChunkBytes - 1) / kChunkBytes, bytes.size()};
+        Footer footer;
+        footer.tag = tag;
+        footer.chunks = (bytes.size() + kChunkBytes - 1) / kChunkBytes;
+        footer.raw_bytes = bytes.size();
         std::vector<std::uint64_t> frame_sizes;
         for (std::uint64_t first = 0; first < footer.chunks; first += kChunksPerBatch) {
             const std::size_t count = std::min<std::uint64_t>(kChunksPerBatch, footer.chunks - first);
@@ -92,27 +141,29 @@ void SpillFolder::save(const std::string& name, std::span<const std::uint8_t> by
         }
         write_all(file.get(), frame_sizes.data(), frame_sizes.size() * sizeof(std::uint64_t), path);
         write_all(file.get(), &footer, sizeof footer, path);
-        if (std::fflush(file.get()) != 0)
-            throw std::runtime_error("cannot write scratch file " + path.string() + ": " + std::strerror(errno));
+        // Synced before the rename: after a crash, a copy under its final name is complete.
+        sync_file(file.get(), path);
+        fs::rename(path, final_path);
     } catch (...) {
         std::error_code ignored;
         fs::remove(path, ignored);
         throw;
     }
-    saved_[name] = bytes.size();
+    saved_[name] = {bytes.size(), tag};
 }
 
-void SpillFolder::load(const std::string& name, std::span<std::uint8_t> out) const {
+void SpillFolder::load(const std::string& name, std::span<std::uint8_t> out, std::uint64_t tag) const {
     const fs::path path = dir_ / name;
     const auto saved = saved_.find(name);
-    if (saved == saved_.end() || saved->second != out.size())
+    if (saved == saved_.end() || saved->second.bytes != out.size() || saved->second.tag != tag)
         throw std::logic_error("dtb gen: no scratch copy of " + name + " of " + std::to_string(out.size()) + " bytes");
     const FilePtr file = open_file(path, "rb");
     Footer footer;
     if (std::fseek(file.get(), -static_cast<long>(sizeof footer), SEEK_END) != 0)
         throw std::runtime_error("scratch file " + path.string() + " is truncated");
     read_all(file.get(), &footer, sizeof footer, path);
-    if (footer.raw_bytes != out.size() || footer.chunks != (out.size() + kChunkBytes - 1) / kChunkBytes)
+    if (footer.magic != Footer::kMagic || footer.tag != tag || footer.raw_bytes != out.size() ||
+        footer.chunks != (out.size() + kChunkBytes - 1) / kChunkBytes)
         throw std::runtime_error("scratch file " + path.string() + " is damaged (footer)");
     std::vector<std::uint64_t> frame_sizes(footer.chunks);
     const long table_bytes = static_cast<long>(frame_sizes.size() * sizeof(std::uint64_t) + sizeof footer);
@@ -145,8 +196,20 @@ void SpillFolder::load(const std::string& name, std::span<std::uint8_t> out) con
 
 std::uint64_t SpillFolder::bytes_on_disk() const {
     std::uint64_t total = 0;
-    for (const auto& [name, size] : saved_) total += fs::file_size(dir_ / name);
+    for (const auto& entry : saved_) total += fs::file_size(dir_ / entry.first);
     return total;
+}
+
+std::uint64_t content_tag(const fs::path& file) {
+    const FilePtr in = open_file(file, "rb");
+    const std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)> state(XXH3_createState(), XXH3_freeState);
+    if (!state || XXH3_64bits_reset(state.get()) != XXH_OK) throw std::bad_alloc();
+    std::vector<char> buffer(std::size_t{1} << 20);
+    while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), in.get()))
+        XXH3_64bits_update(state.get(), buffer.data(), n);
+    if (std::ferror(in.get()))
+        throw std::runtime_error("cannot read " + file.string() + ": " + std::strerror(errno));
+    return XXH3_64bits_digest(state.get());
 }
 
 }  // namespace dtb

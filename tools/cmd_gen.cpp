@@ -50,6 +50,7 @@ struct GenOptions {
     std::uint32_t block = WriteOptions{}.positions_per_block;
     bool dtw = false;
     bool dtw_store_wins = false;
+    bool keep_copies = false;
     double memory_gib = default_memory_gib();
 };
 
@@ -66,6 +67,7 @@ int run_gen(const GenOptions& o) {
     options.write.dtw_store_wins = o.dtw_store_wins;
     options.write.positions_per_block = o.block;
     options.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
+    options.keep_copies = o.keep_copies;
     build(options, std::cerr);
     return kExitOk;
 }
@@ -165,6 +167,10 @@ void add_gen_commands(CLI::App& app, Runner& run) {
                     "beyond it wait as scratch copies in OUT/.dtb-spill (default: two thirds of this machine's)")
         ->check(memory_gib_check())
         ->capture_default_str();
+    gen->add_flag("--keep-copies", g->keep_copies,
+                  "Keep OUT/.dtb-spill, the copies of the finished tables with their capture positions resolved, "
+                  "after the build, so that a later build in OUT (--dtw after a WDL build, more pieces) starts from "
+                  "them instead of searching every capture position again (removed at the end otherwise)");
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
     gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });
 

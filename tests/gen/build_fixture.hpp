@@ -43,12 +43,16 @@ protected:
         BuildOptions o;
         o.dir = dir;
         o.max_pieces = pieces;
+        o.keep_copies = keep_copies_;
+        o.only = only_;
         std::ostringstream log;
         build(o, log);
         log_ = log.str();
     }
     fs::path root_;
     std::string log_;
+    bool keep_copies_ = false;
+    std::vector<Material> only_;  // BuildOptions::only
 };
 
 }  // namespace dtb

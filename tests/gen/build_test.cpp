@@ -48,6 +48,63 @@ TEST_F(BuildTest, ResumesAfterAnInterruptionAndRebuildsOnlyWhatIsMissing) {
     EXPECT_THAT(log_, ::testing::Not(HasSubstr("KvK ")));
 }
 
+TEST_F(BuildTest, CopiesOfFinishedTablesAreRemovedAtTheEndUnlessKept) {
+    build_into(root_ / "plain", 3);
+    EXPECT_FALSE(fs::exists(root_ / "plain" / ".dtb-spill"));
+    keep_copies_ = true;
+    build_into(root_ / "kept", 3);
+    for (const Material& m : materials_in_build_order(3))
+        EXPECT_TRUE(fs::exists(root_ / "kept" / ".dtb-spill" / (m.name() + ".wdl"))) << m.name();
+}
+
+// A resumed build takes the finished tables back from the copies the first one kept instead of
+// reading their files (and searching their capture positions again), and writes the same bytes.
+TEST_F(BuildTest, AResumedBuildStartsFromTheCopiesOfFinishedTables) {
+    only_ = {*parse_material("KKvKK")};  // reads KvKK only: a fast four-piece build
+    build_into(root_ / "plain", 4);
+    keep_copies_ = true;
+    only_.clear();
+    build_into(root_ / "kept", 3);
+    only_ = {*parse_material("KKvKK")};
+    build_into(root_ / "kept", 4);
+    EXPECT_THAT(log_, HasSubstr("KvKK.wdl       scratch copy loaded"));
+    EXPECT_THAT(log_, ::testing::Not(HasSubstr("reading from the folder")));
+    EXPECT_EQ(read_bytes(root_ / "kept" / "KKvKK.wdl"), read_bytes(root_ / "plain" / "KKvKK.wdl"));
+}
+
+// A copy whose finished file has changed since (rebuilt, replaced), or that is damaged, is not
+// used: the file is read as without copies, and the bytes written are the same.
+TEST_F(BuildTest, ACopyOfAnotherFileOrADamagedCopyIsNotUsed) {
+    only_ = {*parse_material("KKvKK")};
+    build_into(root_ / "plain", 4);
+    keep_copies_ = true;
+    only_.clear();
+    build_into(root_ / "kept", 3);
+    // The same values in other bytes: KvKK.wdl of another build, at another compression level.
+    {
+        BuildOptions o;
+        o.dir = root_ / "other";
+        o.max_pieces = 3;
+        o.write.zstd_level = 1;
+        std::ostringstream ignored;
+        build(o, ignored);
+    }
+    const fs::path kvkk = root_ / "kept" / "KvKK.wdl";
+    ASSERT_NE(read_bytes(root_ / "other" / "KvKK.wdl"), read_bytes(kvkk));
+    fs::copy_file(root_ / "other" / "KvKK.wdl", kvkk, fs::copy_options::overwrite_existing);
+    // KvKK's captures reach KvK: its copy, damaged, is not used either.
+    const fs::path kvk_copy = root_ / "kept" / ".dtb-spill" / "KvK.wdl";
+    std::string copy = read_bytes(kvk_copy);
+    copy[copy.size() / 3] ^= 0x20;
+    std::ofstream(kvk_copy, std::ios::binary | std::ios::trunc) << copy;
+    only_ = {*parse_material("KKvKK")};
+    build_into(root_ / "kept", 4);
+    EXPECT_THAT(log_, HasSubstr("KvKK.wdl: reading from the folder"));
+    EXPECT_THAT(log_, HasSubstr("KvK.wdl: scratch copy not used"));
+    EXPECT_THAT(log_, HasSubstr("KvK.wdl: reading from the folder"));
+    EXPECT_EQ(read_bytes(root_ / "kept" / "KKvKK.wdl"), read_bytes(root_ / "plain" / "KKvKK.wdl"));
+}
+
 // Flips a bit in the last block of a finished file; returns the file's new bytes.
 std::string corrupt_last_block(const fs::path& f) {
     std::string bytes = read_bytes(f);

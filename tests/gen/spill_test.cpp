@@ -7,12 +7,16 @@
 #include <random>
 #include <vector>
 
+#include <unistd.h>
+
 #include "gen/spill.hpp"
 
 namespace dtb {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr std::uint64_t kTag = 0x1234'5678'9abc'def0ULL;
 
 class SpillTest : public ::testing::Test {
 protected:
@@ -50,10 +54,10 @@ TEST_F(SpillTest, RoundTripsExactlyAcrossChunkBoundaries) {
     for (const std::size_t size : {std::size_t{1}, std::size_t{70001}, chunk, chunk + 3, 2 * chunk + 12345}) {
         const std::string name = std::to_string(size) + ".dtw";
         const auto bytes = table_like(size, static_cast<unsigned>(size));
-        spill.save(name, bytes);
-        ASSERT_TRUE(spill.contains(name));
+        spill.save(name, bytes, kTag);
+        ASSERT_TRUE(spill.contains(name, kTag));
         std::vector<std::uint8_t> back(size, 0x55);
-        spill.load(name, back);
+        spill.load(name, back, kTag);
         EXPECT_TRUE(back == bytes) << size;
     }
     EXPECT_GT(spill.bytes_on_disk(), 0u);
@@ -62,76 +66,106 @@ TEST_F(SpillTest, RoundTripsExactlyAcrossChunkBoundaries) {
 
 TEST_F(SpillTest, SavingAgainReplacesTheCopy) {
     SpillFolder spill(root_);
-    spill.save("A.wdl", table_like(5000, 1));
+    spill.save("A.wdl", table_like(5000, 1), kTag);
     const auto second = table_like(5000, 2);
-    spill.save("A.wdl", second);
+    spill.save("A.wdl", second, kTag);
     std::vector<std::uint8_t> back(5000);
-    spill.load("A.wdl", back);
+    spill.load("A.wdl", back, kTag);
     EXPECT_TRUE(back == second);
 }
 
 TEST_F(SpillTest, WrongSizeOrUnknownNameIsRefused) {
     SpillFolder spill(root_);
-    spill.save("A.wdl", table_like(1000, 1));
+    spill.save("A.wdl", table_like(1000, 1), kTag);
     std::vector<std::uint8_t> back(999);
-    EXPECT_THROW(spill.load("A.wdl", back), std::logic_error);
-    EXPECT_THROW(spill.load("B.wdl", back), std::logic_error);
+    EXPECT_THROW(spill.load("A.wdl", back, kTag), std::logic_error);
+    EXPECT_THROW(spill.load("B.wdl", back, kTag), std::logic_error);
 }
 
 TEST_F(SpillTest, DamagedCopyIsRefused) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 3);
-    spill.save("A.dtw", bytes);
+    spill.save("A.dtw", bytes, kTag);
     put_byte(root_ / "A.dtw", 100, '\x5a');
     put_byte(root_ / "A.dtw", 101, '\xa5');
     std::vector<std::uint8_t> back(bytes.size());
-    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+    EXPECT_THROW(spill.load("A.dtw", back, kTag), std::runtime_error);
 }
 
 TEST_F(SpillTest, DamagedFrameSizeIsRefusedWithoutReadingWhatItSays) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 7);
-    spill.save("A.dtw", bytes);
-    // The last frame size sits just before the footer (two 8-byte fields): make it huge.
-    put_byte(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") - 16 - 1, '\x7f');
+    spill.save("A.dtw", bytes, kTag);
+    // The last frame size sits just before the footer (four 8-byte fields): make it huge.
+    put_byte(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") - 32 - 1, '\x7f');
     std::vector<std::uint8_t> back(bytes.size());
-    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+    EXPECT_THROW(spill.load("A.dtw", back, kTag), std::runtime_error);
 }
 
 TEST_F(SpillTest, TruncatedCopyIsRefused) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 4);
-    spill.save("A.dtw", bytes);
+    spill.save("A.dtw", bytes, kTag);
     fs::resize_file(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") / 2);
     std::vector<std::uint8_t> back(bytes.size());
-    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+    EXPECT_THROW(spill.load("A.dtw", back, kTag), std::runtime_error);
     fs::resize_file(root_ / "A.dtw", 3);
-    EXPECT_THROW(spill.load("A.dtw", back), std::runtime_error);
+    EXPECT_THROW(spill.load("A.dtw", back, kTag), std::runtime_error);
 }
 
 TEST_F(SpillTest, FullDiskIsAnErrorAndStoresNothing) {
     if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
     SpillFolder spill(root_);
-    fs::create_symlink("/dev/full", root_ / "A.dtw");  // every write there fails with ENOSPC
+    fs::create_symlink("/dev/full", root_ / "A.dtw.partial");  // every write there fails with ENOSPC
     try {
-        spill.save("A.dtw", table_like(100000, 5));
+        spill.save("A.dtw", table_like(100000, 5), kTag);
         ADD_FAILURE() << "saved on a full disk";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find("No space left on device"), std::string::npos) << e.what();
     }
-    EXPECT_FALSE(spill.contains("A.dtw"));
+    EXPECT_FALSE(spill.contains("A.dtw", kTag));
 }
 
-TEST_F(SpillTest, LeftoversOfAKilledBuildAreRemovedAndTheFolderGoesAway) {
-    fs::create_directories(root_);
-    std::ofstream(root_ / "KKvKK.dtw") << "left by a killed build";
-    {
-        SpillFolder spill(root_);
-        EXPECT_FALSE(fs::exists(root_ / "KKvKK.dtw"));
-        EXPECT_FALSE(spill.contains("KKvKK.dtw"));
-        spill.save("KvK.wdl", table_like(10, 6));
-    }
+TEST_F(SpillTest, ACopyOutlivesItsFolderObjectAndIsTakenBackOnlyUnderItsTag) {
+    const auto bytes = table_like(300000, 6);
+    { SpillFolder(root_).save("KvK.wdl", bytes, kTag); }  // a killed build leaves its copies
+    SpillFolder spill(root_);
+    EXPECT_TRUE(spill.contains("KvK.wdl", kTag));
+    EXPECT_FALSE(spill.contains("KvK.wdl", kTag + 1));  // its finished file has changed since
+    std::vector<std::uint8_t> back(bytes.size());
+    EXPECT_THROW(spill.load("KvK.wdl", back, kTag + 1), std::logic_error);
+    spill.load("KvK.wdl", back, kTag);
+    EXPECT_TRUE(back == bytes);
+    spill.remove_all();
     EXPECT_FALSE(fs::exists(root_));
+}
+
+TEST_F(SpillTest, PartialAndForeignFilesLeftInTheFolderAreRemoved) {
+    fs::create_directories(root_);
+    std::ofstream(root_ / "KKvKK.dtw") << "left by an older dtb, or anything else";
+    std::ofstream(root_ / "KvK.wdl.partial") << "a copy killed while it was written";
+    {
+        SpillFolder(root_).save("KMvK.wdl", table_like(1000, 8), kTag);
+        // A complete copy cut short afterwards (a damaged disk) is not adopted either.
+        fs::resize_file(root_ / "KMvK.wdl", fs::file_size(root_ / "KMvK.wdl") - 5);
+    }
+    SpillFolder spill(root_);
+    EXPECT_FALSE(fs::exists(root_ / "KKvKK.dtw"));
+    EXPECT_FALSE(fs::exists(root_ / "KvK.wdl.partial"));
+    EXPECT_FALSE(fs::exists(root_ / "KMvK.wdl"));
+    EXPECT_FALSE(spill.contains("KKvKK.dtw", kTag));
+    EXPECT_FALSE(spill.contains("KMvK.wdl", kTag));
+}
+
+TEST(ContentTag, FollowsTheBytesOfTheFile) {
+    const fs::path file = fs::temp_directory_path() / ("dtb-tag-" + std::to_string(::getpid()));
+    std::ofstream(file, std::ios::binary) << "finished table";
+    const std::uint64_t first = content_tag(file);
+    EXPECT_EQ(content_tag(file), first);
+    std::ofstream(file, std::ios::binary) << "finished tablf";
+    EXPECT_NE(content_tag(file), first);
+    fs::remove(file);
+    EXPECT_THROW(content_tag(file), std::runtime_error);
 }
 
 }  // namespace
