@@ -1,10 +1,13 @@
 // Many threads probing one Tablebase whose cache is far smaller than the tables and whose
 // open-file limit is tiny, so blocks are evicted and files closed and reopened while other
-// threads read them. Built with -DDTB_SANITIZE=thread this is the ThreadSanitizer test (label tsan);
-// in any build it also checks every answer against the synthetic reference.
+// threads read them. Built with -DDTB_SANITIZE=thread this is the ThreadSanitizer test (label tsan)
+// of the cache's lock-free hit path (atomic loads checked against the directory word while other
+// threads evict and refill the same slots); in any build it also checks every answer against the
+// synthetic reference.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <latch>
 #include <random>
 #include <thread>
 #include <vector>
@@ -82,6 +85,61 @@ TEST(TablebaseStress, ConcurrentProbesWithEvictions) {
     std::printf("hits %llu, misses %llu, evictions %llu, soft answers %d\n",
                 static_cast<unsigned long long>(stats.hits), static_cast<unsigned long long>(stats.misses),
                 static_cast<unsigned long long>(stats.evictions), soft_known.load());
+    EXPECT_GT(stats.evictions, 0u);
+    EXPECT_GT(stats.hits, 0u);
+    EXPECT_LE(stats.bytes, stats.capacity_bytes);
+}
+
+// Every thread alternates between a hot set of blocks that fits in the cache (hits) and a walk
+// over blocks that need about twice the cache (misses, whose inserts make the CLOCK hand sweep
+// the hot blocks too and evict some of them), all threads over the same blocks from different
+// starts: hits race with the eviction and refilling of their very slots. Each answer is checked;
+// hits and evictions are counted.
+TEST(TablebaseStress, HitsRaceWithEvictionsOfTheSameBlocks) {
+    const test::TempDir tmp("stress-same");
+    const Material m = *parse_material("KKvKM");
+    // Blocks of 100 positions (20 bytes, a page each): a 1 MiB cache holds about 480 of them.
+    test::write_table(tmp.path(), m, 100, [&](std::uint64_t i) { return test::synthetic_value(m, i); });
+    const Tablebase tb(tmp.path(), {.cache_mb = 1, .max_pieces = 4});
+    const PositionIndex index(m);
+    std::vector<Position> positions;
+    std::vector<Value> expected;
+    for (std::uint64_t block = 0; block < 1000; ++block) {  // one quiet position a block
+        for (std::uint64_t i = block * 100; i < block * 100 + 100; ++i) {
+            const Position p = index.position(i);
+            if (has_capture(p)) continue;
+            positions.push_back(p);
+            expected.push_back(test::synthetic_value(m, i));
+            break;
+        }
+    }
+    ASSERT_GT(positions.size(), 900u);
+
+    const std::size_t hot = 300;  // blocks: well within the cache
+    constexpr int kThreads = 4;
+    constexpr int kRounds = 6;
+    std::latch start_together(kThreads);
+    std::atomic<int> wrong{0}, unknown{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+        threads.emplace_back([&, t] {
+            start_together.arrive_and_wait();
+            const std::size_t start = static_cast<std::size_t>(t) * positions.size() / kThreads;
+            for (std::size_t n = 0; n < kRounds * positions.size(); ++n) {
+                const std::size_t i = n % 2 ? (n / 2 + start) % hot : (n / 2 + start) % positions.size();
+                const ProbeResult r = tb.probe_wdl_quiet(positions[i]);
+                if (!r.known()) ++unknown;
+                else if (r.value != expected[i]) ++wrong;
+            }
+        });
+    for (auto& th : threads) th.join();
+
+    EXPECT_EQ(wrong.load(), 0);
+    EXPECT_EQ(unknown.load(), 0);
+    const CacheStats stats = tb.cache_stats();
+    std::printf("same blocks: hits %llu, misses %llu, evictions %llu\n", static_cast<unsigned long long>(stats.hits),
+                static_cast<unsigned long long>(stats.misses), static_cast<unsigned long long>(stats.evictions));
+    EXPECT_GT(stats.hits, 0u);
     EXPECT_GT(stats.evictions, 0u);
     EXPECT_LE(stats.bytes, stats.capacity_bytes);
 }
