@@ -100,7 +100,7 @@ struct MoveValue {
 };
 
 // Counters of the block cache (totals since construction; hits and misses count lookups of a
-// block, WDL or DTW; a block is cached in pages of 2184 bytes and counts as held while any of its
+// block, WDL or DTW; a block is cached in pages of 6552 bytes and counts as held while any of its
 // pages is, as evicted when its last page is).
 struct CacheStats {
     std::uint64_t hits = 0;
