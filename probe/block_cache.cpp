@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <functional>
-#include <thread>
 
 namespace dtb::detail {
 
@@ -24,21 +22,19 @@ BlockCache::BlockCache(std::size_t capacity_bytes)
     : capacity_(capacity_bytes),
       max_slots_(std::min<std::uint64_t>(capacity_bytes / kSlotCharge, kMaxSlots)),
       chunk_words_(std::make_unique<std::atomic<std::uint64_t>*[]>((max_slots_ + kSlotsPerChunk - 1) / kSlotsPerChunk)),
-      chunk_referenced_(std::make_unique<std::atomic<std::uint8_t>*[]>((max_slots_ + kSlotsPerChunk - 1) / kSlotsPerChunk)),
       stripes_(std::make_unique<Stripe[]>(kStripes)) {}
 
 BlockCache::~BlockCache() = default;
 
-// A thread keeps its stripe: threads rarely share a counter's cache line, whatever they probe.
+// A thread keeps its stripe (chosen by the address of a thread-local variable, which differs from
+// thread to thread and costs no initialisation check): threads rarely share a counter's line.
 BlockCache::Stripe& BlockCache::stripe() const {
-    thread_local const std::size_t mine = [] {
-        std::uint64_t k = std::hash<std::thread::id>{}(std::this_thread::get_id());
-        k ^= k >> 33;  // murmur3's finaliser: thread ids are aligned addresses
-        k *= 0xff51afd7ed558ccdULL;
-        k ^= k >> 33;
-        return static_cast<std::size_t>(k % kStripes);
-    }();
-    return stripes_[mine];
+    thread_local const char here = 0;
+    std::uint64_t k = reinterpret_cast<std::uintptr_t>(&here);
+    k ^= k >> 33;  // murmur3's finaliser: the addresses are far apart in their high bits
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return stripes_[k % kStripes];
 }
 
 void BlockCache::insert(const BlockDirectory& dir, std::uint64_t block, std::span<const std::uint8_t> bytes) {
@@ -57,9 +53,8 @@ void BlockCache::insert(const BlockDirectory& dir, std::uint64_t block, std::spa
             words[w].store(word_at(part, w * 8), std::memory_order_release);
         owner.word = &where;
         owner.cached_pages = &dir.cached_pages_[block];
-        ++owner.generation;
-        chunk_referenced_[slot / kSlotsPerChunk][slot % kSlotsPerChunk].store(1, std::memory_order_relaxed);
-        where.store(std::uint64_t{owner.generation} << 32 | (slot + 1), std::memory_order_release);
+        owner.generation = (owner.generation + 1) & 0x7fffffffu;
+        where.store(kReferenced | std::uint64_t{owner.generation} << 32 | (slot + 1), std::memory_order_release);
         if ((*owner.cached_pages)++ == 0) ++blocks_;
         ++in_use_;
     }
@@ -78,9 +73,7 @@ bool BlockCache::take_slot(std::uint64_t& slot) {
         if (slot % kSlotsPerChunk == 0) {
             const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kSlotsPerChunk, max_slots_ - slot));
             words_.push_back(std::make_unique<std::atomic<std::uint64_t>[]>(n * kPageWords));
-            referenced_.push_back(std::make_unique<std::atomic<std::uint8_t>[]>(n));
             chunk_words_[slot / kSlotsPerChunk] = words_.back().get();
-            chunk_referenced_[slot / kSlotsPerChunk] = referenced_.back().get();
         }
         owners_.emplace_back();
         return true;
@@ -92,9 +85,9 @@ bool BlockCache::take_slot(std::uint64_t& slot) {
     // whatever it points at.
     for (std::uint64_t step = 0;; ++step) {
         if (hand_ >= owners_.size()) hand_ = 0;
-        std::atomic<std::uint8_t>& referenced = chunk_referenced_[hand_ / kSlotsPerChunk][hand_ % kSlotsPerChunk];
-        if (referenced.load(std::memory_order_relaxed) != 0 && step < 2 * owners_.size()) {
-            referenced.store(0, std::memory_order_relaxed);
+        std::atomic<std::uint64_t>& word = *owners_[hand_].word;
+        if ((word.load(std::memory_order_relaxed) & kReferenced) != 0 && step < 2 * owners_.size()) {
+            word.fetch_and(~kReferenced, std::memory_order_relaxed);  // only readers' flag setting races with it
             ++hand_;
             continue;
         }

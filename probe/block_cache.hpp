@@ -6,19 +6,23 @@
 // a reader that still holds a stale slot number reads memory that exists (never freed memory) and
 // finds out, as in a seqlock:
 // - every open table has a directory, one atomic word per page of each of its blocks: 0 when the
-//   page is not cached, else the slot and the slot's generation (bumped at every reuse);
+//   page is not cached, else the slot, the slot's generation (bumped at every reuse) and CLOCK's
+//   "referenced" flag;
 // - a reader loads the word (acquire), loads the 8 bytes it wants from the slot (acquire), then
 //   loads the word again: if it is unchanged the bytes are the page's. A slot is given a new page
 //   only after its old directory word was cleared, and its bytes are written with release stores,
 //   so a reader that saw a new byte also sees the cleared word (the generation rules out the same
-//   word coming back, short of 2^32 reuses of one slot during one read);
+//   word coming back, short of 2^31 reuses of one slot during one read);
 // - the slot's bytes are atomics (8-byte words), so a stale read is no data race in the C++
 //   memory model and ThreadSanitizer needs no suppression.
 // Two dependent memory reads per hit (directory word, value word), as with plain pointers.
 // Inserting and evicting take one mutex (they follow a disk read and a decompression, which cost
-// far more). Eviction is CLOCK over the slots: a hit sets the slot's "referenced" flag, and writes
-// it only when it changes, so hot cache lines stay shared between cores. Hits and misses are
-// counted in per-thread stripes (one relaxed add to a line of its own).
+// far more). Eviction is CLOCK over the slots: a hit sets the "referenced" flag of its directory
+// word (already in the core's cache), and writes it only when it is clear, so hot cache lines
+// stay shared between cores; the flag is set by compare-and-swap, which fails harmlessly if the
+// page was evicted meanwhile. Hits and misses are counted in per-thread stripes by a relaxed load
+// and store, no locked instruction (a locked one would wait for the value's memory read): two
+// threads that share a stripe (rare: 64 stripes by thread id) may lose a count now and then.
 // Pages rather than whole blocks: WDL and DTW blocks differ in size (and files may choose their
 // block size), and fixed-size slots are what lets memory be reused without being freed.
 #pragma once
@@ -55,7 +59,7 @@ public:
     // `block_bytes`: the size of the table's largest (first) block.
     BlockDirectory(std::uint64_t blocks, std::uint64_t block_bytes);
 
-    const std::atomic<std::uint64_t>& word(std::uint64_t block, std::uint64_t byte) const {
+    std::atomic<std::uint64_t>& word(std::uint64_t block, std::uint64_t byte) const {
         return words_[block * pages_per_block_ + byte / kPageBytes];
     }
 
@@ -75,20 +79,21 @@ public:
 
     // The aligned word of block `block` of `dir` that holds byte `byte`; false if not cached.
     bool lookup(const BlockDirectory& dir, std::uint64_t block, std::uint64_t byte, std::uint64_t& word) const {
-        const std::atomic<std::uint64_t>& where = dir.word(block, byte);
+        std::atomic<std::uint64_t>& where = dir.word(block, byte);
         for (;;) {
             const std::uint64_t seen = where.load(std::memory_order_acquire);
             if (seen == 0) {
-                stripe().misses.fetch_add(1, std::memory_order_relaxed);
+                count(stripe().misses);
                 return false;
             }
-            const std::uint64_t slot = (seen & 0xffffffffu) - 1;
-            const std::size_t chunk = slot / kSlotsPerChunk, in_chunk = slot % kSlotsPerChunk;
-            word = chunk_words_[chunk][in_chunk * kPageWords + byte % kPageBytes / 8].load(std::memory_order_acquire);
-            if (where.load(std::memory_order_relaxed) != seen) continue;  // the slot took another page meanwhile
-            std::atomic<std::uint8_t>& referenced = chunk_referenced_[chunk][in_chunk];
-            if (referenced.load(std::memory_order_relaxed) == 0) referenced.store(1, std::memory_order_relaxed);
-            stripe().hits.fetch_add(1, std::memory_order_relaxed);
+            const std::uint64_t slot = (seen & kSlotBits) - 1;
+            word = chunk_words_[slot / kSlotsPerChunk][slot % kSlotsPerChunk * kPageWords + byte % kPageBytes / 8].load(
+                std::memory_order_acquire);
+            std::uint64_t now = where.load(std::memory_order_relaxed);
+            if ((now ^ seen) & ~kReferenced) continue;  // the slot took another page meanwhile
+            if ((now & kReferenced) == 0)
+                where.compare_exchange_strong(now, now | kReferenced, std::memory_order_relaxed);
+            count(stripe().hits);
             return true;
         }
     }
@@ -116,6 +121,8 @@ private:
     static constexpr std::size_t kSlotsPerChunk = 4096;             // slots are allocated in chunks
     static constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << 28;  // 1.76 TB: "no bound"
     static constexpr std::size_t kStripes = 64;
+    static constexpr std::uint64_t kSlotBits = 0xffffffffu;                // slot + 1
+    static constexpr std::uint64_t kReferenced = std::uint64_t{1} << 63;  // above 31 bits of generation
 
     struct alignas(64) Stripe {
         std::atomic<std::uint64_t> hits{0}, misses{0};
@@ -128,6 +135,9 @@ private:
     };
 
     Stripe& stripe() const;
+    static void count(std::atomic<std::uint64_t>& counter) {
+        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
     bool take_slot(std::uint64_t& slot);
     void evict(std::uint64_t slot);
 
@@ -136,12 +146,10 @@ private:
     // Written under mutex_ before any directory word names a slot of the chunk (release), read
     // after such a word (acquire): readers need no lock.
     std::unique_ptr<std::atomic<std::uint64_t>*[]> chunk_words_;
-    std::unique_ptr<std::atomic<std::uint8_t>*[]> chunk_referenced_;
     std::unique_ptr<Stripe[]> stripes_;
 
     mutable std::mutex mutex_;
     std::vector<std::unique_ptr<std::atomic<std::uint64_t>[]>> words_;       // chunks of slot words
-    std::vector<std::unique_ptr<std::atomic<std::uint8_t>[]>> referenced_;  // chunks of CLOCK flags
     std::vector<Owner> owners_;       // one per slot allocated
     std::vector<std::uint64_t> free_;  // slots allocated and not in use
     std::uint64_t hand_ = 0;           // CLOCK's hand over owners_

@@ -99,9 +99,10 @@ struct MoveValue {
     DtwResult after;
 };
 
-// Counters of the block cache (totals since construction; hits and misses count lookups of a
-// block, WDL or DTW; a block is cached in pages of 6552 bytes and counts as held while any of its
-// pages is, as evicted when its last page is).
+// Counters of the block cache (totals since construction). Hits and misses count lookups of a
+// block, WDL or DTW; they are counted without locked instructions, so two threads that share a
+// counter (rare) may lose a few. A block is cached in pages of 6552 bytes and counts as held
+// while any of its pages is, as evicted when its last page is.
 struct CacheStats {
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
