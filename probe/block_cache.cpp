@@ -1,8 +1,6 @@
 #include "probe/block_cache.hpp"
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 
 namespace dtb::detail {
 
