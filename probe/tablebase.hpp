@@ -36,7 +36,8 @@ struct TablebaseOptions {
     std::size_t cache_mb = 64;
     // Largest number of pieces to use; 0 means every database found. Files of more pieces are ignored.
     int max_pieces = 0;
-    // Most database files held open at once; the least recently used is closed beyond that.
+    // Most database files (.wdl and .dtw) held open at once; the least recently used is closed
+    // beyond that.
     // (A file being read by another thread stays open until that read ends.)
     int max_open_files = 64;
     // Most positions one probe visits while resolving captures (a position whose side to move must
