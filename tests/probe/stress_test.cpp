@@ -31,6 +31,8 @@ TEST(TablebaseStress, ConcurrentProbesWithEvictions) {
         test::write_table(dir, m, 500, [&](std::uint64_t i) { return test::synthetic_value(m, i); });
         materials.push_back(m);
     }
+    // DTW files too: their blocks share the cache (and the open-file limit) with the WDL blocks.
+    for (const Material& m : materials) test::write_synthetic_dtw_table(dir, m, 700);
 
     std::atomic<int> log_lines{0};
     const Tablebase tb(dir, {.cache_mb = 1, .max_open_files = 3, .log = [&](std::string_view) { ++log_lines; }});
@@ -38,7 +40,7 @@ TEST(TablebaseStress, ConcurrentProbesWithEvictions) {
 
     constexpr int kThreads = 8;
     constexpr int kProbes = 10000;
-    std::atomic<int> wrong{0}, unknown{0}, soft_known{0};
+    std::atomic<int> wrong{0}, unknown{0}, soft_known{0}, dtw_probed{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
@@ -63,6 +65,17 @@ TEST(TablebaseStress, ConcurrentProbesWithEvictions) {
                         if (has_capture(p) && moves.front().result.value != expected) ++wrong;
                         break;
                     }
+                    case 3: {  // a quiet position with a move: its stored distance
+                        const Position w = white_to_move(p);
+                        if (has_capture(w) || count_moves(w) == 0) break;
+                        const DtwResult r = tb.probe_dtw(p);
+                        const Material m = material_of(w);
+                        const int half = static_cast<int>(test::synthetic_half_dtw(m, PositionIndex(m).index(w)));
+                        const int want = expected == Value::Win ? 2 * half + 1 : expected == Value::Loss ? 2 * half : -1;
+                        if (r.value != expected || r.dtw != want) ++wrong;
+                        ++dtw_probed;
+                        break;
+                    }
                     case 2:
                         if (t == 0 && i == kProbes / 2 + 2) tb.clear_cache();
                         if (t == 1) (void)tb.cache_stats();
@@ -81,6 +94,7 @@ TEST(TablebaseStress, ConcurrentProbesWithEvictions) {
     EXPECT_EQ(wrong.load(), 0);
     EXPECT_EQ(unknown.load(), 0);
     EXPECT_EQ(log_lines.load(), 0);
+    EXPECT_GT(dtw_probed.load(), 1000);
     const CacheStats stats = tb.cache_stats();
     std::printf("hits %llu, misses %llu, evictions %llu, soft answers %d\n",
                 static_cast<unsigned long long>(stats.hits), static_cast<unsigned long long>(stats.misses),
