@@ -4,13 +4,6 @@
 
 namespace dtb::detail {
 
-std::uint64_t word_at(std::span<const std::uint8_t> bytes, std::uint64_t byte) {
-    const std::uint64_t first = byte & ~std::uint64_t{7};
-    std::uint64_t word = 0;
-    for (std::uint64_t k = 0; k < 8 && first + k < bytes.size(); ++k) word |= std::uint64_t{bytes[first + k]} << (8 * k);
-    return word;
-}
-
 BlockDirectory::BlockDirectory(std::uint64_t blocks, std::uint64_t block_bytes)
     : pages_per_block_(std::max<std::uint64_t>(1, (block_bytes + kPageBytes - 1) / kPageBytes)),
       words_(std::make_unique<std::atomic<std::uint64_t>[]>(blocks * pages_per_block_)),

@@ -28,8 +28,10 @@
 #pragma once
 
 #include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -49,8 +51,20 @@ inline std::uint8_t byte_in_word(std::uint64_t word, std::uint64_t byte) {
     return static_cast<std::uint8_t>(word >> (8 * (byte & 7)));
 }
 
-// The aligned word of `bytes` that holds byte `byte` (bytes past the end read as 0).
-std::uint64_t word_at(std::span<const std::uint8_t> bytes, std::uint64_t byte);
+// The aligned word of `bytes` that holds byte `byte` (bytes past the end read as 0). Inline, and
+// one load where it can: inserting a block copies it a word at a time.
+inline std::uint64_t word_at(std::span<const std::uint8_t> bytes, std::uint64_t byte) {
+    const std::uint64_t first = byte & ~std::uint64_t{7};
+    std::uint64_t word = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        if (first + 8 <= bytes.size()) {
+            std::memcpy(&word, bytes.data() + first, 8);
+            return word;
+        }
+    }
+    for (std::uint64_t k = 0; k < 8 && first + k < bytes.size(); ++k) word |= std::uint64_t{bytes[first + k]} << (8 * k);
+    return word;
+}
 
 // The directory words of one table's blocks; lives as long as the table.
 class BlockDirectory {
