@@ -1,122 +1,173 @@
-// A bounded cache of decompressed database blocks (internal to the probing library).
+// A bounded cache of decompressed database blocks, WDL and DTW alike (internal to the probing
+// library).
 //
-// Hot path first: every open table has a directory, one entry per block of its file, so a hit
-// costs two dependent memory reads (directory entry, value byte) instead of hash-table and list
-// walks. The directory entries are guarded by shard mutexes chosen by a hash of (table,
-// block): threads probing different blocks rarely meet and no lock covers the whole cache.
-// Eviction is CLOCK per shard (a hit only sets a "referenced" flag, it never relinks a list), and
-// each shard keeps its blocks within capacity / shards bytes.
-// Blocks are immutable once inserted and held by shared_ptr: an evicted block stays alive for
-// whoever still holds it, which lets a loader use the block it just read even when the cache is
-// too small to keep it.
+// A hit takes no lock. Blocks are cached in pages of kPageBytes held in slots of a pool the cache
+// owns; a slot's memory is never freed while the cache lives, only refilled with another page, so
+// a reader that still holds a stale slot number reads memory that exists (never freed memory) and
+// finds out, as in a seqlock:
+// - every open table has a directory, one atomic word per page of each of its blocks: 0 when the
+//   page is not cached, else the slot, the slot's generation (bumped at every reuse) and CLOCK's
+//   "referenced" flag;
+// - a reader loads the word (acquire), loads the 8 bytes it wants from the slot (acquire), then
+//   loads the word again: if it is unchanged the bytes are the page's. A slot is given a new page
+//   only after its old directory word was cleared, and its bytes are written with release stores,
+//   so a reader that saw a new byte also sees the cleared word (the generation rules out the same
+//   word coming back, short of 2^31 reuses of one slot during one read);
+// - the slot's bytes are atomics (8-byte words), so a stale read is no data race in the C++
+//   memory model and ThreadSanitizer needs no suppression.
+// Two dependent memory reads per hit (directory word, value word), as with plain pointers.
+// Inserting and evicting take one mutex (they follow a disk read and a decompression, which cost
+// far more). Eviction is CLOCK over the slots: a hit sets the "referenced" flag of its directory
+// word (already in the core's cache), and writes it only when it is clear, so hot cache lines
+// stay shared between cores; the flag is set by compare-and-swap, which fails harmlessly if the
+// page was evicted meanwhile. Hits and misses are counted in per-thread stripes by a relaxed load
+// and store, no locked instruction (a locked one would wait for the value's memory read): two
+// threads that share a stripe (rare: 64 stripes by thread id) may lose a count now and then.
+// Pages rather than whole blocks: WDL and DTW blocks differ in size (and files may choose their
+// block size), and fixed-size slots are what lets memory be reused without being freed.
 #pragma once
 
+#include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
-
-#include "probe/format.hpp"
 
 namespace dtb::detail {
 
-struct Block {
-    std::vector<std::uint8_t> bytes;  // packed values, format::unpack_value
-};
-using BlockPtr = std::shared_ptr<const Block>;
+// Half a WDL block and a tenth of a one-byte DTW block as dtb gen writes them by default (65,520
+// positions a block): such blocks fill their pages exactly. A multiple of 8 (whole words). Smaller
+// pages waste less of the last page of other block sizes but make the directories larger, and a
+// probe's directory word less often cached: 2184-byte pages measured a little slower on 2-5 pieces.
+inline constexpr std::size_t kPageBytes = 6552;
+inline constexpr std::size_t kPageWords = kPageBytes / 8;
 
-// A table's view of one of its blocks in the cache. Read and written only under the lock of the
-// block's shard; `data` is null when the block is not cached.
-struct CachedBlock {
-    const std::uint8_t* data = nullptr;
-    bool referenced = false;  // CLOCK's second-chance flag
-};
+// Byte `byte` of a block, from the aligned word that holds it (byte k of a word at bits 8k).
+inline std::uint8_t byte_in_word(std::uint64_t word, std::uint64_t byte) {
+    return static_cast<std::uint8_t>(word >> (8 * (byte & 7)));
+}
 
-// The cached blocks of one table, indexed by block number: the value bytes are one step away, with
-// the CLOCK flag on the same cache line. The array lives as long as the table.
+// The aligned word of `bytes` that holds byte `byte` (bytes past the end read as 0). Inline, and
+// one load where it can: inserting a block copies it a word at a time.
+inline std::uint64_t word_at(std::span<const std::uint8_t> bytes, std::uint64_t byte) {
+    const std::uint64_t first = byte & ~std::uint64_t{7};
+    std::uint64_t word = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        if (first + 8 <= bytes.size()) {
+            std::memcpy(&word, bytes.data() + first, 8);
+            return word;
+        }
+    }
+    for (std::uint64_t k = 0; k < 8 && first + k < bytes.size(); ++k) word |= std::uint64_t{bytes[first + k]} << (8 * k);
+    return word;
+}
+
+// The directory words of one table's blocks; lives as long as the table.
 class BlockDirectory {
 public:
     BlockDirectory() = default;
-    explicit BlockDirectory(std::uint32_t table, std::uint64_t blocks)
-        : table_(table), entries_(std::make_unique<CachedBlock[]>(blocks)) {}
-    std::uint32_t table() const { return table_; }
-    CachedBlock& operator[](std::uint64_t block) const { return entries_[block]; }
+    // `block_bytes`: the size of the table's largest (first) block.
+    BlockDirectory(std::uint64_t blocks, std::uint64_t block_bytes);
+
+    std::atomic<std::uint64_t>& word(std::uint64_t block, std::uint64_t byte) const {
+        return words_[block * pages_per_block_ + byte / kPageBytes];
+    }
 
 private:
-    std::uint32_t table_ = 0;
-    std::unique_ptr<CachedBlock[]> entries_;
+    friend class BlockCache;
+    std::uint64_t pages_per_block_ = 0;
+    std::unique_ptr<std::atomic<std::uint64_t>[]> words_;
+    std::unique_ptr<std::uint32_t[]> cached_pages_;  // per block; guarded by the cache's mutex
 };
 
 class BlockCache {
 public:
-    BlockCache(std::size_t capacity_bytes, std::size_t shards);
+    explicit BlockCache(std::size_t capacity_bytes);
     ~BlockCache();
     BlockCache(const BlockCache&) = delete;
     BlockCache& operator=(const BlockCache&) = delete;
 
-    // Value at `offset` of a cached block, read under the shard lock; false if not cached.
-    bool lookup(const BlockDirectory& dir, std::uint64_t block, std::uint64_t offset, Value& out) {
-        Shard& s = shard_of(dir.table(), block);
-        std::lock_guard lock(s.mutex);
-        CachedBlock& b = dir[block];
-        if (b.data == nullptr) {
-            ++s.misses;
-            return false;
+    // The aligned word of block `block` of `dir` that holds byte `byte`; false if not cached.
+    bool lookup(const BlockDirectory& dir, std::uint64_t block, std::uint64_t byte, std::uint64_t& word) const {
+        std::atomic<std::uint64_t>& where = dir.word(block, byte);
+        for (;;) {
+            const std::uint64_t seen = where.load(std::memory_order_acquire);
+            if (seen == 0) {
+                count(stripe().misses);
+                return false;
+            }
+            const std::uint64_t slot = (seen & kSlotBits) - 1;
+            word = chunk_words_[slot / kSlotsPerChunk][slot % kSlotsPerChunk * kPageWords + byte % kPageBytes / 8].load(
+                std::memory_order_acquire);
+            std::uint64_t now = where.load(std::memory_order_relaxed);
+            if ((now ^ seen) & ~kReferenced) continue;  // the slot took another page meanwhile
+            if ((now & kReferenced) == 0)
+                where.compare_exchange_strong(now, now | kReferenced, std::memory_order_relaxed);
+            count(stripe().hits);
+            return true;
         }
-        ++s.hits;
-        if (!b.referenced) b.referenced = true;  // written only when it changes: hot lines stay shared
-        out = format::unpack_value(b.data, offset);
-        return true;
     }
 
-    // Inserts a freshly read block (or keeps the copy another thread inserted first), evicting
-    // blocks of the shard until it is within budget. Returns the cached copy, which the caller may
-    // use even if it was evicted at once.
-    BlockPtr insert(const BlockDirectory& dir, std::uint64_t block, BlockPtr fresh);
+    // Caches the pages of a freshly read block that no other thread cached meanwhile, evicting
+    // pages beyond the budget. A cache too small for a page keeps nothing.
+    void insert(const BlockDirectory& dir, std::uint64_t block, std::span<const std::uint8_t> bytes);
 
+    // Drops every page. The slots' memory stays with the cache (a reader may still be looking at
+    // it) and is reused by later inserts.
     void clear();
 
     struct Totals {
         std::uint64_t hits = 0, misses = 0, evictions = 0, blocks = 0, bytes = 0;
     };
+    // Blocks are counted whole: a block is held while any of its pages is, evicted when its last
+    // page is. Bytes are the slots in use with their bookkeeping.
     Totals totals() const;
     std::size_t capacity_bytes() const { return capacity_; }
 
-    // What a cached block counts against the budget: its data plus an estimate of its bookkeeping
-    // (Block and shared_ptr control block, ring entry).
-    static std::size_t charge(const Block& b) { return b.bytes.size() + 96; }
+    // What a cached page counts against the budget: its slot and the slot's bookkeeping.
+    static constexpr std::size_t kSlotCharge = kPageBytes + 16;
 
 private:
-    struct Resident {
-        BlockPtr block;
-        CachedBlock* where;  // its directory entry, cleared on eviction
+    static constexpr std::size_t kSlotsPerChunk = 4096;             // slots are allocated in chunks
+    static constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << 28;  // 1.76 TB: "no bound"
+    static constexpr std::size_t kStripes = 64;
+    static constexpr std::uint64_t kSlotBits = 0xffffffffu;                // slot + 1
+    static constexpr std::uint64_t kReferenced = std::uint64_t{1} << 63;  // above 31 bits of generation
+
+    struct alignas(64) Stripe {
+        std::atomic<std::uint64_t> hits{0}, misses{0};
     };
-    struct alignas(64) Shard {
-        mutable std::mutex mutex;
-        std::vector<Resident> ring;  // CLOCK order, hand at `hand`
-        std::size_t hand = 0;
-        std::size_t bytes = 0;
-        std::uint64_t hits = 0, misses = 0, evictions = 0;
+    // Who owns a slot in use; guarded by mutex_.
+    struct Owner {
+        std::atomic<std::uint64_t>* word = nullptr;  // its directory word (null: the slot is free)
+        std::uint32_t* cached_pages = nullptr;       // its block's page count
+        std::uint32_t generation = 0;
     };
 
-    // A 64-bit finaliser (murmur3): spreads consecutive blocks of a table over the shards.
-    static std::uint64_t mix(std::uint64_t k) {
-        k ^= k >> 33;
-        k *= 0xff51afd7ed558ccdULL;
-        k ^= k >> 33;
-        k *= 0xc4ceb9fe1a85ec53ULL;
-        return k ^ (k >> 33);
+    Stripe& stripe() const;
+    static void count(std::atomic<std::uint64_t>& counter) {
+        counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }
-    Shard& shard_of(std::uint32_t table, std::uint64_t block) const {
-        return shards_[mix((std::uint64_t{table} << 40) ^ block) & shard_mask_];
-    }
-    void evict_to_budget(Shard& s, std::vector<BlockPtr>& released);
+    bool take_slot(std::uint64_t& slot);
+    void evict(std::uint64_t slot);
 
-    std::size_t capacity_;
-    std::size_t shard_mask_;  // shard count - 1 (a power of two)
-    std::size_t shard_capacity_;
-    std::unique_ptr<Shard[]> shards_;
+    const std::size_t capacity_;
+    const std::uint64_t max_slots_;
+    // Written under mutex_ before any directory word names a slot of the chunk (release), read
+    // after such a word (acquire): readers need no lock.
+    std::unique_ptr<std::atomic<std::uint64_t>*[]> chunk_words_;
+    std::unique_ptr<Stripe[]> stripes_;
+
+    mutable std::mutex mutex_;
+    std::vector<std::unique_ptr<std::atomic<std::uint64_t>[]>> words_;       // chunks of slot words
+    std::vector<Owner> owners_;       // one per slot allocated
+    std::vector<std::uint64_t> free_;  // slots allocated and not in use
+    std::uint64_t hand_ = 0;           // CLOCK's hand over owners_
+    std::uint64_t in_use_ = 0, blocks_ = 0, evictions_ = 0;
 };
 
 }  // namespace dtb::detail

@@ -48,9 +48,9 @@ extern "C" {
 typedef struct dtb_handle dtb_handle;
 
 typedef struct dtb_options {
-    size_t cache_mb;    /* decompressed blocks kept in memory, MiB (default 64; 0 keeps none) */
+    size_t cache_mb;    /* decompressed blocks (.wdl and .dtw) kept in memory, MiB (default 64; 0 keeps none) */
     int max_pieces;     /* largest piece count to use; 0 = every database found (default) */
-    int max_open_files; /* database files held open at once (default 64) */
+    int max_open_files; /* database files (.wdl and .dtw) held open at once (default 64) */
     /* Called once per distinct problem (missing or corrupt file, ...), never by two threads at
        once; may be NULL. It must not call back into the library. `message` is valid during the
        call only. */

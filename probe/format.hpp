@@ -99,9 +99,13 @@ struct Base3Table {
 };
 inline constexpr Base3Table kBase3{};
 
+// Value `digit` (0..4) of a packed byte; Unknown for a byte outside the base-3 range.
+inline Value decode_value(std::uint8_t byte, std::uint64_t digit) {
+    return byte < 243 ? static_cast<Value>(kBase3.digits[byte][digit]) : Value::Unknown;
+}
+
 inline Value unpack_value(const std::uint8_t* block, std::uint64_t offset_in_block) {
-    const std::uint8_t byte = block[offset_in_block / kValuesPerByte];
-    return byte < 243 ? static_cast<Value>(kBase3.digits[byte][offset_in_block % kValuesPerByte]) : Value::Unknown;
+    return decode_value(block[offset_in_block / kValuesPerByte], offset_in_block % kValuesPerByte);
 }
 
 }  // namespace format

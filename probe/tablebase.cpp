@@ -5,7 +5,6 @@
 #include <cstring>
 #include <limits>
 #include <atomic>
-#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -32,14 +31,6 @@ constexpr ProbeResult known(Value v) { return ProbeResult{v, ProbeError::None, {
 // tiny cache.
 std::size_t cache_bytes(std::size_t mb) {
     return mb > (std::numeric_limits<std::size_t>::max() >> 20) ? std::numeric_limits<std::size_t>::max() : mb << 20;
-}
-
-// Enough shards that threads rarely share a lock, few enough that each holds a useful number of
-// blocks when the cache is small.
-std::size_t shard_count_for(std::size_t capacity) {
-    std::size_t shards = 64;
-    while (shards > 1 && capacity / shards < (std::size_t{256} << 10)) shards /= 2;
-    return shards;
 }
 
 // Best first: win, draw, loss, then unknown.
@@ -131,29 +122,31 @@ const char* position_problem(const Position& p) {
     return nullptr;
 }
 
-// One material: its index, its file, and the state of that file.
+// One database file (a material's .wdl or .dtw file): its index, the file, and the state of that
+// file. WDL and DTW files take the same way: opened on first need, checked alike, counted in
+// max_open_files, their blocks in the one cache.
 struct TableSlot {
     enum State : std::uint8_t { kUnopened, kReady, kFailed };
 
-    TableSlot(const Material& m, std::filesystem::path p, std::uint32_t table_id, bool present)
-        : material(m), index(m), path(std::move(p)), id(table_id), state(present ? kUnopened : kFailed) {
+    TableSlot(const Material& m, format::FileKind file_kind, std::filesystem::path p, bool present)
+        : material(m), index(m), kind(file_kind), path(std::move(p)), state(present ? kUnopened : kFailed) {
         if (!present) {
             error = ProbeError::MissingTable;
-            missing_reason = "missing database file " + path.string();
+            missing_reason = (kind == format::FileKind::Dtw ? "missing DTW file " : "missing database file ") + path.string();
             reason = missing_reason;
         }
     }
 
     const Material material;
     const PositionIndex index;
+    const format::FileKind kind;
     const std::filesystem::path path;
-    const std::uint32_t id;  // names the table in the block cache
 
     // kUnopened -> kReady or kFailed, once (open_once). The fields below it are written before the
     // release store of the state and read after an acquire load, so they need no lock.
     std::atomic<std::uint8_t> state;
     std::once_flag open_once;
-    std::uint32_t positions_per_block = 0;  // valid when kReady
+    format::Header header;                  // valid when kReady: the file's, kept while it is closed
     detail::BlockDirectory blocks;          // valid when kReady
     ProbeError error = ProbeError::None;    // valid when kFailed
     std::string_view reason;                // valid when kFailed
@@ -163,71 +156,6 @@ struct TableSlot {
     // Guarded by Tablebase::Impl::files_mutex.
     std::shared_ptr<const TableFile> file;
     std::uint64_t last_use = 0;
-};
-
-// One .dtw file: opened once, on first need, then kept open.
-struct DtwSlot {
-    DtwSlot(const Material& m, std::filesystem::path p, std::uint32_t slot_id, bool here)
-        : material(m), index(m), path(std::move(p)), id(slot_id), present(here) {}
-
-    const Material material;
-    const PositionIndex index;
-    const std::filesystem::path path;
-    const std::uint32_t id;  // names the file in the DTW block cache
-    const bool present;
-
-    // Written inside open_once and read after it: call_once orders the two.
-    std::once_flag open_once;
-    std::shared_ptr<const TableFile> file;  // null if the file is missing or unusable
-    ProbeError error = ProbeError::None;
-    std::string_view reason;
-};
-
-// Decompressed DTW blocks, the least recently used evicted first. One mutex and a linear eviction
-// scan are enough: DTW is probed at roots and in analysis, far less often than WDL in search.
-class DtwBlockCache {
-public:
-    explicit DtwBlockCache(std::size_t capacity) : capacity_(capacity) {}
-
-    detail::BlockPtr get(std::uint32_t table, std::uint64_t block) {
-        std::lock_guard lock(mutex_);
-        const auto it = blocks_.find({table, block});
-        if (it == blocks_.end()) return nullptr;
-        it->second.last_use = ++clock_;
-        return it->second.block;
-    }
-
-    void put(std::uint32_t table, std::uint64_t block, detail::BlockPtr data) {
-        const std::size_t charge = detail::BlockCache::charge(*data);
-        if (charge > capacity_) return;
-        std::lock_guard lock(mutex_);
-        if (!blocks_.try_emplace({table, block}, Entry{std::move(data), ++clock_}).second) return;
-        bytes_ += charge;
-        while (bytes_ > capacity_) {
-            const auto victim = std::min_element(blocks_.begin(), blocks_.end(), [](const auto& a, const auto& b) {
-                return a.second.last_use < b.second.last_use;
-            });
-            bytes_ -= detail::BlockCache::charge(*victim->second.block);
-            blocks_.erase(victim);
-        }
-    }
-
-    void clear() {
-        std::lock_guard lock(mutex_);
-        blocks_.clear();
-        bytes_ = 0;
-    }
-
-private:
-    struct Entry {
-        detail::BlockPtr block;
-        std::uint64_t last_use = 0;
-    };
-    const std::size_t capacity_;
-    std::mutex mutex_;
-    std::map<std::pair<std::uint32_t, std::uint64_t>, Entry> blocks_;
-    std::size_t bytes_ = 0;
-    std::uint64_t clock_ = 0;
 };
 
 struct Tablebase::Impl {
@@ -240,7 +168,8 @@ struct Tablebase::Impl {
     ProbeResult resolve_captures(const Position& w, bool soft, NodeBudget& budget, Goal goal) const;
     ProbeResult search_limit() const;
     ProbeResult lookup(const Position& w, bool soft) const;
-    ProbeResult load(TableSlot& slot, std::uint64_t block, std::uint64_t offset) const;
+    bool usable(TableSlot& slot, bool soft, ProbeError& error, std::string_view& reason) const;
+    std::uint64_t load(TableSlot& slot, std::uint64_t block, std::uint64_t byte) const;
     ProbeResult checked(Value v, const TableSlot& slot, std::uint64_t block) const;
     ProbeResult unavailable(const Position& w, ProbeError error, std::string_view reason) const;
     TableSlot* slot_for(const Position& w) const;
@@ -251,8 +180,8 @@ struct Tablebase::Impl {
     DtwResult dtw_search(const Position& pos, NodeBudget& budget) const;
     DtwResult dtw_by_search(const Position& w, NodeBudget& budget) const;
     DtwResult dtw_lookup(const Position& w, Value v, NodeBudget& budget) const;
-    DtwResult dtw_derived_win(const Position& w, const DtwSlot& slot, NodeBudget& budget) const;
-    void open_dtw(DtwSlot& slot) const;
+    DtwResult dtw_derived_win(const Position& w, const TableSlot& slot, NodeBudget& budget) const;
+    TableSlot* dtw_slot_for(const Material& m) const;
     void open_first(TableSlot& slot) const;
     std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
 
@@ -264,12 +193,11 @@ struct Tablebase::Impl {
     std::vector<std::unique_ptr<TableSlot>> slots;
     std::vector<TableSlot*> slot_by_counts;
     std::vector<Material> present;
-    mutable detail::BlockCache cache;
+    mutable detail::BlockCache cache;  // WDL and DTW blocks, within cache_mb
 
     int max_dtw_pieces = 0;
-    std::vector<std::unique_ptr<DtwSlot>> dtw_slots;
-    std::vector<DtwSlot*> dtw_slot_by_counts;  // indexed like slot_by_counts
-    mutable DtwBlockCache dtw_cache;
+    std::vector<std::unique_ptr<TableSlot>> dtw_slots;
+    std::vector<TableSlot*> dtw_slot_by_counts;  // indexed like slot_by_counts
 
     // The open-file pool; only taken on cache misses.
     mutable std::mutex files_mutex;
@@ -306,8 +234,7 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
     : dir(directory),
       options(std::move(opts)),
       errors(options.log),
-      cache(cache_bytes(options.cache_mb), shard_count_for(cache_bytes(options.cache_mb))),
-      dtw_cache(cache_bytes(options.cache_mb) / 4) {
+      cache(cache_bytes(options.cache_mb)) {
     if (options.max_open_files < 1) options.max_open_files = 1;
     const std::vector<Material> found = scan_directory(dir, options.max_pieces, format::kWdlSuffix);
     for (const Material& m : found) max_pieces = std::max(max_pieces, m.pieces());
@@ -316,8 +243,7 @@ Tablebase::Impl::Impl(const std::filesystem::path& directory, TablebaseOptions o
     for (const Material& m : materials_in_build_order(max_pieces)) {
         const bool here = std::find(found.begin(), found.end(), m) != found.end();
         if (here) present.push_back(m);
-        slots.push_back(std::make_unique<TableSlot>(m, dir / format::wdl_file_name(m),
-                                                    static_cast<std::uint32_t>(slots.size()), here));
+        slots.push_back(std::make_unique<TableSlot>(m, format::FileKind::Wdl, dir / format::wdl_file_name(m), here));
         slot_by_counts[key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)] = slots.back().get();
     }
     add_dtw_slots();  // an empty folder is no error here: max_pieces() says so, each tool decides
@@ -331,8 +257,7 @@ void Tablebase::Impl::add_dtw_slots() {
     dtw_slot_by_counts.assign(slot_by_counts.size(), nullptr);
     for (const Material& m : materials_in_build_order(max_dtw_pieces)) {
         const bool here = std::find(found.begin(), found.end(), m) != found.end();
-        dtw_slots.push_back(std::make_unique<DtwSlot>(m, dir / format::dtw_file_name(m),
-                                                      static_cast<std::uint32_t>(dtw_slots.size()), here));
+        dtw_slots.push_back(std::make_unique<TableSlot>(m, format::FileKind::Dtw, dir / format::dtw_file_name(m), here));
         dtw_slot_by_counts[key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)] = dtw_slots.back().get();
     }
 }
@@ -397,10 +322,10 @@ DtwResult Tablebase::Impl::dtw_by_search(const Position& w, NodeBudget& budget) 
 
 // A win of a losses-only file: 1 + the shortest distance of a lost position after a move, which
 // must be a win within the file's longest distance.
-DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const DtwSlot& slot, NodeBudget& budget) const {
+DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const TableSlot& slot, NodeBudget& budget) const {
     const DtwResult r = dtw_by_search(w, budget);
     if (!r.known()) return r;
-    const format::Header& h = slot.file->header();
+    const format::Header& h = slot.header;
     if (r.value != Value::Win || static_cast<std::uint32_t>(r.dtw) > h.max_dtw)
         return {Value::Unknown, -1, ProbeError::BadTable,
                 errors.record(slot.path.string() + ": a win of block " +
@@ -409,58 +334,42 @@ DtwResult Tablebase::Impl::dtw_derived_win(const Position& w, const DtwSlot& slo
     return r;
 }
 
+TableSlot* Tablebase::Impl::dtw_slot_for(const Material& m) const {
+    if (m.pieces() > max_dtw_pieces) return nullptr;
+    return dtw_slot_by_counts[key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)];
+}
+
 // A won or lost non-capture position: its DTW is 2 * stored (+1 for a win), or found by search
 // for a win of a file that stores the losses only.
 DtwResult Tablebase::Impl::dtw_lookup(const Position& w, Value v, NodeBudget& budget) const {
-    const int wm = count_bits(w.white & ~w.kings), wk = count_bits(w.white & w.kings);
-    const int bm = count_bits(w.black & ~w.kings), bk = count_bits(w.black & w.kings);
-    DtwSlot* slot = dtw_slot_by_counts[key_of(wm, wk, bm, bk)];
+    TableSlot* slot = dtw_slot_for(material_of(w));
     if (slot == nullptr) return {Value::Unknown, -1, ProbeError::TooManyPieces, kReasonTooManyDtwPieces};
-    open_dtw(*slot);
-    if (!slot->file) return {Value::Unknown, -1, slot->error, slot->reason};
-    const format::Header& h = slot->file->header();
+    ProbeError error;
+    std::string_view reason;
+    if (!usable(*slot, false, error, reason)) return {Value::Unknown, -1, error, reason};
+    const format::Header& h = slot->header;
     if (v == Value::Win && !h.dtw_stores_wins()) return dtw_derived_win(w, *slot, budget);
     const std::uint64_t index = slot->index.index(w);
     const std::uint64_t block = index / h.positions_per_block;
-    detail::BlockPtr data = dtw_cache.get(slot->id, block);
-    if (!data) {
+    const std::uint64_t byte = (index - block * h.positions_per_block) * h.dtw_width();  // even when 2 wide
+    std::uint64_t word;
+    if (!cache.lookup(slot->blocks, block, byte, word)) {
         try {
-            auto fresh = std::make_shared<detail::Block>();
-            slot->file->read_block(block, fresh->bytes);
-            data = std::move(fresh);
+            word = load(*slot, block, byte);
         } catch (const TableError& e) {
             return {Value::Unknown, -1, ProbeError::BadTable, errors.record(e.what())};
         }
-        dtw_cache.put(slot->id, block, data);
     }
-    const std::uint32_t half =
-        format::unpack_dtw_half(data->bytes.data(), index - block * h.positions_per_block, h.dtw_width());
+    // Two bytes of a 2-wide value start at an even byte: both are in the word.
+    const std::uint32_t half = h.dtw_width() == 1 ? detail::byte_in_word(word, byte)
+                                                  : detail::byte_in_word(word, byte) |
+                                                        std::uint32_t{detail::byte_in_word(word, byte + 1)} << 8;
     const std::uint32_t d = v == Value::Win ? 2 * half + 1 : 2 * half;
     if (d > h.max_dtw)  // passed the checksums: the writer was wrong, not the disk
         return {Value::Unknown, -1, ProbeError::BadTable,
                 errors.record(slot->path.string() + ": block " + std::to_string(block) +
                               " holds a DTW beyond the header's longest")};
     return {v, static_cast<int>(d), ProbeError::None, {}};
-}
-
-void Tablebase::Impl::open_dtw(DtwSlot& slot) const {
-    std::call_once(slot.open_once, [&] {
-        if (!slot.present) {
-            slot.error = ProbeError::MissingTable;
-            slot.reason = errors.record("missing DTW file " + slot.path.string());
-            return;
-        }
-        try {
-            auto file = std::make_shared<const TableFile>(slot.path, format::FileKind::Dtw);
-            const format::Header& h = file->header();
-            if (h.material != slot.material || h.positions != slot.index.size())
-                throw TableError(slot.path.string() + ": header does not match material " + slot.material.name());
-            slot.file = std::move(file);
-        } catch (const TableError& e) {
-            slot.error = ProbeError::BadTable;
-            slot.reason = errors.record(e.what());
-        }
-    });
 }
 
 ProbeResult Tablebase::Impl::search(const Position& pos, bool soft) const {
@@ -528,29 +437,50 @@ ProbeResult Tablebase::Impl::resolve_captures(const Position& w, bool soft, Node
 ProbeResult Tablebase::Impl::lookup(const Position& w, bool soft) const {
     TableSlot* slot = slot_for(w);
     if (slot == nullptr) return unavailable(w, ProbeError::TooManyPieces, kReasonTooManyPieces);
-    std::uint8_t state = slot->state.load(std::memory_order_acquire);
-    if (state != TableSlot::kReady) {
-        if (state == TableSlot::kUnopened) {
-            if (soft) return {Value::Unknown, ProbeError::NotCached, kReasonNotCached};
-            open_first(*slot);
-            state = slot->state.load(std::memory_order_acquire);
-        }
-        if (state == TableSlot::kFailed) {
-            // A missing file is said once (a file that failed to open was said when it failed);
-            // the relaxed load keeps later probes from writing the flag's cache line.
-            if (slot->error == ProbeError::MissingTable && !slot->missing_logged.load(std::memory_order_relaxed) &&
-                !slot->missing_logged.exchange(true))
-                errors.say(slot->reason);
-            return unavailable(w, slot->error, slot->reason);
-        }
+    if (slot->state.load(std::memory_order_acquire) != TableSlot::kReady) {
+        ProbeError error;
+        std::string_view reason;
+        if (!usable(*slot, soft, error, reason))
+            return error == ProbeError::NotCached ? ProbeResult{Value::Unknown, error, reason} : unavailable(w, error, reason);
     }
     const std::uint64_t index = slot->index.index(w);
-    const std::uint64_t block = index / slot->positions_per_block;
-    const std::uint64_t offset = index - block * slot->positions_per_block;
-    Value v;
-    if (cache.lookup(slot->blocks, block, offset, v)) return checked(v, *slot, block);
-    if (soft) return {Value::Unknown, ProbeError::NotCached, kReasonNotCached};
-    return load(*slot, block, offset);
+    const std::uint64_t block = index / slot->header.positions_per_block;
+    const std::uint64_t offset = index - block * slot->header.positions_per_block;
+    const std::uint64_t byte = offset / format::kValuesPerByte;
+    std::uint64_t word;
+    if (!cache.lookup(slot->blocks, block, byte, word)) {
+        if (soft) return {Value::Unknown, ProbeError::NotCached, kReasonNotCached};
+        try {
+            word = load(*slot, block, byte);
+        } catch (const TableError& e) {
+            return {Value::Unknown, ProbeError::BadTable, errors.record(e.what())};
+        }
+    }
+    return checked(format::decode_value(detail::byte_in_word(word, byte), offset % format::kValuesPerByte), *slot, block);
+}
+
+// Whether `slot`'s file can be read, opening it on first need (a soft probe opens nothing);
+// otherwise the error and reason to report.
+bool Tablebase::Impl::usable(TableSlot& slot, bool soft, ProbeError& error, std::string_view& reason) const {
+    std::uint8_t state = slot.state.load(std::memory_order_acquire);
+    if (state == TableSlot::kUnopened) {
+        if (soft) {
+            error = ProbeError::NotCached;
+            reason = kReasonNotCached;
+            return false;
+        }
+        open_first(slot);
+        state = slot.state.load(std::memory_order_acquire);
+    }
+    if (state == TableSlot::kReady) return true;
+    // A missing file is said once (a file that failed to open was said when it failed); the
+    // relaxed load keeps later probes from writing the flag's cache line.
+    if (slot.error == ProbeError::MissingTable && !slot.missing_logged.load(std::memory_order_relaxed) &&
+        !slot.missing_logged.exchange(true))
+        errors.say(slot.reason);
+    error = slot.error;
+    reason = slot.reason;
+    return false;
 }
 
 // Without its database a position is still decided when the side to move cannot move.
@@ -566,16 +496,14 @@ ProbeResult Tablebase::Impl::checked(Value v, const TableSlot& slot, std::uint64
             errors.record(slot.path.string() + ": block " + std::to_string(block) + " holds an invalid value byte")};
 }
 
-ProbeResult Tablebase::Impl::load(TableSlot& slot, std::uint64_t block, std::uint64_t offset) const {
-    try {
-        const std::shared_ptr<const TableFile> file = acquire(slot);
-        auto fresh = std::make_shared<detail::Block>();
-        file->read_block(block, fresh->bytes);
-        const detail::BlockPtr cached = cache.insert(slot.blocks, block, std::move(fresh));
-        return checked(format::unpack_value(cached->bytes.data(), offset), slot, block);
-    } catch (const TableError& e) {
-        return {Value::Unknown, ProbeError::BadTable, errors.record(e.what())};
-    }
+// Reads a block of `slot`'s file into the cache; returns the word holding `byte` from what it read
+// (the cache may be too small to keep it). Throws TableError.
+std::uint64_t Tablebase::Impl::load(TableSlot& slot, std::uint64_t block, std::uint64_t byte) const {
+    const std::shared_ptr<const TableFile> file = acquire(slot);
+    std::vector<std::uint8_t> bytes;
+    file->read_block(block, bytes);
+    cache.insert(slot.blocks, block, bytes);
+    return detail::word_at(bytes, byte);
 }
 
 void Tablebase::Impl::open_first(TableSlot& slot) const {
@@ -583,8 +511,8 @@ void Tablebase::Impl::open_first(TableSlot& slot) const {
         try {
             const std::shared_ptr<const TableFile> file = acquire(slot);
             const format::Header& h = file->header();
-            slot.positions_per_block = h.positions_per_block;
-            slot.blocks = detail::BlockDirectory(slot.id, h.block_count);
+            slot.header = h;
+            slot.blocks = detail::BlockDirectory(h.block_count, h.block_count == 0 ? 0 : h.block_bytes(0));
             slot.state.store(TableSlot::kReady, std::memory_order_release);
         } catch (const TableError& e) {
             slot.error = ProbeError::BadTable;
@@ -606,7 +534,7 @@ std::shared_ptr<const TableFile> Tablebase::Impl::acquire(TableSlot& slot) const
     }
     // Open outside the pool lock (it reads and hashes the block table); two threads may race to
     // open the same file, and the loser's copy is simply dropped.
-    auto file = std::make_shared<const TableFile>(slot.path);
+    auto file = std::make_shared<const TableFile>(slot.path, slot.kind);
     const format::Header& h = file->header();
     if (h.material != slot.material)
         throw TableError(slot.path.string() + ": holds material " + h.material.name() + ", not " +
@@ -614,9 +542,11 @@ std::shared_ptr<const TableFile> Tablebase::Impl::acquire(TableSlot& slot) const
     if (h.positions != slot.index.size())
         throw TableError(slot.path.string() + ": holds " + std::to_string(h.positions) + " positions, the index has " +
                          std::to_string(slot.index.size()));
+    // A file replaced while in use is read only if it keeps the layout the cache's directory and
+    // the kept header describe.
     if (slot.state.load(std::memory_order_acquire) == TableSlot::kReady &&
-        h.positions_per_block != slot.positions_per_block)
-        throw TableError(slot.path.string() + ": block size changed while in use");
+        (h.positions_per_block != slot.header.positions_per_block || h.value_encoding != slot.header.value_encoding))
+        throw TableError(slot.path.string() + ": block size or encoding changed while in use");
 
     std::vector<std::shared_ptr<const TableFile>> closing;  // closed after unlocking
     std::lock_guard lock(files_mutex);
@@ -665,12 +595,12 @@ DtwResult Tablebase::probe_dtw(const Position& pos) const {
 int Tablebase::max_dtw_pieces() const { return impl_->max_dtw_pieces; }
 
 std::optional<int> Tablebase::longest_dtw(const Material& m) const {
-    if (m.pieces() > impl_->max_dtw_pieces || m.white_pieces() == 0 || m.black_pieces() == 0) return std::nullopt;
-    DtwSlot* slot = impl_->dtw_slot_by_counts[impl_->key_of(m.white_men, m.white_kings, m.black_men, m.black_kings)];
-    if (slot == nullptr) return std::nullopt;
-    impl_->open_dtw(*slot);
-    if (!slot->file) return std::nullopt;
-    const format::Header& h = slot->file->header();
+    if (m.white_pieces() == 0 || m.black_pieces() == 0) return std::nullopt;
+    TableSlot* slot = impl_->dtw_slot_for(m);
+    ProbeError error;
+    std::string_view reason;
+    if (slot == nullptr || !impl_->usable(*slot, false, error, reason)) return std::nullopt;
+    const format::Header& h = slot->header;
     return static_cast<int>(std::max(h.max_dtw, h.longest_win));
 }
 
@@ -714,7 +644,6 @@ CacheStats Tablebase::cache_stats() const {
 
 void Tablebase::clear_cache() const {
     impl_->cache.clear();
-    impl_->dtw_cache.clear();
 }
 
 }  // namespace dtb

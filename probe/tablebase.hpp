@@ -5,8 +5,8 @@
 //   if (r.known()) use(r.value);                       // Win, Draw or Loss
 //   else std::cerr << r.reason << '\n';                // why not: missing file, corrupt block, ...
 //
-// One Tablebase is shared by all search threads: every member function is thread-safe, and the
-// probe functions take no global lock (the block cache is sharded, one mutex per shard).
+// One Tablebase is shared by all search threads: every member function is thread-safe, and a
+// probe whose blocks are cached takes no lock at all (the cache's hit path is atomic loads only).
 // Files are opened on first need, decompressed blocks are kept in a bounded cache, and a
 // position whose side to move must capture is resolved by searching the compulsory captures into
 // the smaller databases, so every legal position of up to max_pieces() pieces has an answer.
@@ -29,12 +29,15 @@
 namespace dtb {
 
 struct TablebaseOptions {
-    // Bytes of decompressed blocks kept in memory, in MiB. 0 keeps nothing (every probe reads
-    // the disk: useful to measure cold probes, useless otherwise).
+    // Bytes of decompressed blocks (WDL and DTW together) kept in memory, in MiB. The cache
+    // allocates its memory as it fills, up to this bound, and keeps it until the Tablebase is
+    // destroyed (clear_cache empties it but does not give memory back). 0 keeps nothing (every
+    // probe reads the disk: useful to measure cold probes, useless otherwise).
     std::size_t cache_mb = 64;
     // Largest number of pieces to use; 0 means every database found. Files of more pieces are ignored.
     int max_pieces = 0;
-    // Most database files held open at once; the least recently used is closed beyond that.
+    // Most database files (.wdl and .dtw) held open at once; the least recently used is closed
+    // beyond that.
     // (A file being read by another thread stays open until that read ends.)
     int max_open_files = 64;
     // Most positions one probe visits while resolving captures (a position whose side to move must
@@ -97,13 +100,16 @@ struct MoveValue {
     DtwResult after;
 };
 
-// Counters of the block cache (totals since construction).
+// Counters of the block cache (totals since construction). Hits and misses count lookups of a
+// block, WDL or DTW; they are counted without locked instructions, so two threads that share a
+// counter (rare) may lose a few. A block is cached in pages of 6552 bytes and counts as held
+// while any of its pages is, as evicted when its last page is.
 struct CacheStats {
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::uint64_t evictions = 0;
     std::uint64_t blocks = 0;          // blocks held now
-    std::uint64_t bytes = 0;           // bytes held now (decompressed data plus bookkeeping)
+    std::uint64_t bytes = 0;           // bytes held now (the pages in use plus their bookkeeping)
     std::uint64_t capacity_bytes = 0;  // the bound on `bytes`
 };
 
@@ -142,8 +148,9 @@ public:
     // and the WDL files. Capture positions are resolved by searching the captures (shortest win,
     // longest loss), like probe_wdl. Unknown, with error and reason, when a needed .dtw or .wdl
     // file is missing or corrupt, or the position has more pieces than the .dtw files cover.
-    // Meant for roots and analysis, not search leaves: DTW blocks are kept in a small cache of
-    // their own (a quarter of cache_mb) behind one mutex, and .dtw files stay open once opened.
+    // Meant for roots and analysis, not search leaves (a win in a file that stores losses only
+    // costs a probe of every move). DTW blocks share the one block cache (cache_mb) with the WDL
+    // blocks, and .dtw files are opened and closed like .wdl files (max_open_files counts both).
     DtwResult probe_dtw(const Position& pos) const;
 
     // Largest piece count of the .dtw files in use (0 if none).

@@ -1,6 +1,7 @@
 # Tests of probe/ (included from tests/CMakeLists.txt after find_package(GTest) and include(GoogleTest)).
 #
-#   probe_tests            unit tests on synthetic tables the test writes itself (labels probe;unit)
+#   probe_tests            unit tests on synthetic tables the test writes itself, and of the block
+#                          cache on its own (labels probe;unit)
 #   probe_stress           many threads, tiny cache, checked answers (labels probe;tsan): the
 #                          ThreadSanitizer test when built with -DDTB_SANITIZE=thread
 #   probe_consistency      exhaustive successor consistency on real 2-4 piece databases (probe;slow)
@@ -30,7 +31,7 @@ else()
 endif()
 
 # Unit tests on synthetic tables.
-add_executable(probe_tests probe/tablebase_test.cpp probe/alloc_test.cpp)
+add_executable(probe_tests probe/tablebase_test.cpp probe/alloc_test.cpp probe/block_cache_test.cpp)
 target_link_libraries(probe_tests PRIVATE dtb_probe PkgConfig::ZSTD PkgConfig::XXHASH GTest::gtest_main)
 gtest_discover_tests(probe_tests
   TEST_PREFIX "probe."

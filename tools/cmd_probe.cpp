@@ -297,14 +297,15 @@ int run_bench_probe(const BenchOptions& o) {
         std::cerr << "dtb: error: no databases in " << o.db << '\n';
         return kExitFailure;
     }
-    // DTW blocks (a byte a position) go to a cache of their own, a quarter of cache_mb.
+    // DTW blocks (one or two bytes a position) share the cache with the WDL blocks.
     std::uint64_t dtw_bytes = 0;
     if (o.dtw)
-        for (const Material& m : materials) dtw_bytes += PositionIndex(m).size() * 4;
+        for (const Material& m : materials) dtw_bytes += PositionIndex(m).size() * 2;
     const std::size_t warm_mb =
         o.cache_mb ? o.cache_mb : static_cast<std::size_t>((data_bytes + dtw_bytes) * 11 / 10 >> 20) + 16;
-    const auto warm = open_tablebase(o.db, {.cache_mb = warm_mb, .max_open_files = static_cast<int>(materials.size()) + 8});
-    const auto cold = open_tablebase(o.db, {.cache_mb = 0, .max_open_files = static_cast<int>(materials.size()) + 8});
+    const int files = 2 * static_cast<int>(materials.size()) + 8;  // every .wdl and .dtw file stays open
+    const auto warm = open_tablebase(o.db, {.cache_mb = warm_mb, .max_open_files = files});
+    const auto cold = open_tablebase(o.db, {.cache_mb = 0, .max_open_files = files});
     if (!warm || !cold) return kExitFailure;
 
     // Random positions: a material drawn uniformly among those present, then a position of it, then

@@ -223,8 +223,8 @@ TEST_F(DtwFilesTest, CorruptLossesOnlyFileIsRefused) {
 }
 
 // Four threads probe every position of the 3-piece materials at once, each from its own start,
-// through a cache of 1 MiB (a quarter for DTW blocks, so blocks are evicted while the searches for
-// wins read them): every answer is the solver's.
+// through a cache of 1 MiB that WDL and DTW blocks share (about the size of all their blocks):
+// every answer is the solver's. (The cache's eviction under concurrent hits is the stress test's.)
 TEST_F(DtwFilesTest, ProbeDtwFromManyThreadsAtOnce) {
     build_dtw(root_, 3);
     const InMemoryTables t = solve_in_memory(3, true);
@@ -252,6 +252,51 @@ TEST_F(DtwFilesTest, ProbeDtwFromManyThreadsAtOnce) {
     for (std::thread& th : threads) th.join();
     EXPECT_GT(positions.size(), 50'000u);
     EXPECT_EQ(wrong.load(), 0u);
+    const CacheStats stats = tb.cache_stats();
+    EXPECT_LE(stats.bytes, stats.capacity_bytes);
+}
+
+// DTW blocks go through the one block cache: counted in cache_stats, within cache_mb, emptied by
+// clear_cache (they used to sit in a cache of their own that cache_stats did not see).
+TEST_F(DtwFilesTest, DtwBlocksShareTheOneCache) {
+    build_dtw(root_, 3);
+    const Tablebase tb(root_, {.cache_mb = 1});
+    const Position p = first_read_from_file(tb, Material{1, 0, 2, 0});  // caches its WDL block
+    const CacheStats wdl_only = tb.cache_stats();
+    ASSERT_EQ(tb.probe_dtw(p).value, Value::Loss);
+    const CacheStats both = tb.cache_stats();
+    EXPECT_EQ(both.blocks, wdl_only.blocks + 1);  // the DTW block
+    EXPECT_GT(both.bytes, wdl_only.bytes);
+    ASSERT_EQ(tb.probe_dtw(p).value, Value::Loss);
+    EXPECT_EQ(tb.cache_stats().hits, both.hits + 2);  // its WDL and DTW blocks, from the cache
+    EXPECT_EQ(tb.cache_stats().misses, both.misses);
+    tb.clear_cache();
+    EXPECT_EQ(tb.cache_stats().blocks, 0u);
+    EXPECT_EQ(tb.probe_dtw(p).value, Value::Loss);
+}
+
+// .dtw files are opened like .wdl files: within max_open_files (they used to stay open once
+// opened, whatever the limit), closed and reopened as needed, with the same answers.
+TEST_F(DtwFilesTest, DtwFilesCountInMaxOpenFiles) {
+    build_dtw(root_, 3);
+    const InMemoryTables t = solve_in_memory(3, true);
+    const auto open_files = [] {
+        return std::distance(fs::directory_iterator("/proc/self/fd"), fs::directory_iterator{});
+    };
+    const auto before = open_files();
+    const Tablebase tb(root_, {.cache_mb = 0, .max_open_files = 2});
+    std::uint64_t wrong = 0, probed = 0;
+    for (const Material& m : materials_in_build_order(3)) {
+        const PositionIndex index(m);
+        for (std::uint64_t i = 0; i < index.size(); i += 97, ++probed) {
+            const DtwResult r = tb.probe_dtw(index.position(i));
+            const Dtw expected = t.dtw.table(m)->at(i);
+            wrong += r.value != dtw_value(expected) || r.dtw != (expected == kDtwDraw ? -1 : int{expected});
+        }
+    }
+    EXPECT_GT(probed, 1000u);
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_LE(open_files() - before, 2);
 }
 
 TEST_F(DtwFilesTest, SameBytesWithOneOrTwoThreadsAndWdlUnchanged) {

@@ -31,17 +31,12 @@ inline Value synthetic_value(const Material& m, std::uint64_t index) {
     return static_cast<Value>(k % 3);
 }
 
-// Writes DIR/<material>.wdl in the documented format: header, block offset table, one zstd frame
-// (with content size and checksum) per block.
-inline void write_table(const std::filesystem::path& dir, const Material& m, std::uint32_t positions_per_block,
-                        const std::function<Value(std::uint64_t)>& value_of) {
-    const PositionIndex index(m);
-    format::Header h;
-    h.material = m;
-    h.positions_per_block = positions_per_block;
-    h.positions = index.size();
-    h.block_count = (h.positions + positions_per_block - 1) / positions_per_block;
-
+// Writes a database file in the documented format: header (`h`, whose block count and table
+// checksum are filled in here), block offset table, one zstd frame (with content size and
+// checksum) per block, each block's bytes from fill(first position, positions, bytes).
+inline void write_file(const std::filesystem::path& path, format::Header h,
+                       const std::function<void(std::uint64_t, std::uint64_t, std::vector<std::uint8_t>&)>& fill) {
+    h.block_count = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
@@ -52,13 +47,8 @@ inline void write_table(const std::filesystem::path& dir, const Material& m, std
     std::vector<char> frame;
     for (std::uint64_t b = 0; b < h.block_count; ++b) {
         raw.assign(h.block_bytes(b), 0);
-        const std::uint64_t first = b * positions_per_block;
-        const std::uint64_t count = std::min<std::uint64_t>(positions_per_block, h.positions - first);
-        static constexpr int kPow3[] = {1, 3, 9, 27, 81};
-        for (std::uint64_t i = 0; i < count; ++i) {
-            const Value v = value_of(first + i);  // header statistics are left at 0: the reader ignores them
-            raw[i / 5] = static_cast<std::uint8_t>(raw[i / 5] + static_cast<int>(v) * kPow3[i % 5]);
-        }
+        const std::uint64_t first = b * h.positions_per_block;
+        fill(first, std::min<std::uint64_t>(h.positions_per_block, h.positions - first), raw);
         frame.resize(ZSTD_compressBound(raw.size()));
         const std::size_t n = ZSTD_compress2(cctx, frame.data(), frame.size(), raw.data(), raw.size());
         if (ZSTD_isError(n)) throw std::runtime_error(ZSTD_getErrorName(n));
@@ -69,11 +59,47 @@ inline void write_table(const std::filesystem::path& dir, const Material& m, std
     h.table_checksum = XXH64(offsets.data(), offsets.size() * sizeof(std::uint64_t), 0);
     const auto header = format::encode_header(h);
 
-    std::ofstream out(dir / format::wdl_file_name(m), std::ios::binary | std::ios::trunc);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(header.data()), header.size());
     out.write(reinterpret_cast<const char*>(offsets.data()), static_cast<std::streamsize>(offsets.size() * 8));
     out.write(blocks.data(), static_cast<std::streamsize>(blocks.size()));
     if (!out) throw std::runtime_error("cannot write test table");
+}
+
+// Writes DIR/<material>.wdl with the values value_of(index).
+inline void write_table(const std::filesystem::path& dir, const Material& m, std::uint32_t positions_per_block,
+                        const std::function<Value(std::uint64_t)>& value_of) {
+    format::Header h;
+    h.material = m;
+    h.positions_per_block = positions_per_block;
+    h.positions = PositionIndex(m).size();
+    write_file(dir / format::wdl_file_name(m), h, [&](std::uint64_t first, std::uint64_t count, std::vector<std::uint8_t>& raw) {
+        static constexpr int kPow3[] = {1, 3, 9, 27, 81};
+        for (std::uint64_t i = 0; i < count; ++i) {
+            const Value v = value_of(first + i);  // header statistics are left at 0: the reader ignores them
+            raw[i / 5] = static_cast<std::uint8_t>(raw[i / 5] + static_cast<int>(v) * kPow3[i % 5]);
+        }
+    });
+}
+
+// A stored DTW/2 for every (material, index) of the synthetic DTW files: 0..99.
+inline std::uint32_t synthetic_half_dtw(const Material& m, std::uint64_t index) {
+    return static_cast<std::uint32_t>((index * 2654435761u + m.pieces()) % 100);
+}
+
+// Writes DIR/<material>.dtw storing every distance (one byte a position), synthetic_half_dtw:
+// probe_dtw of a quiet position gives 2 * half (+1 for a win, by its WDL value), -1 for a draw.
+inline void write_synthetic_dtw_table(const std::filesystem::path& dir, const Material& m, std::uint32_t positions_per_block) {
+    format::Header h;
+    h.kind = format::FileKind::Dtw;
+    h.value_encoding = format::kEncodingDtwU8;
+    h.material = m;
+    h.positions_per_block = positions_per_block;
+    h.positions = PositionIndex(m).size();
+    h.max_dtw = 2 * 99 + 1;
+    write_file(dir / format::dtw_file_name(m), h, [&](std::uint64_t first, std::uint64_t count, std::vector<std::uint8_t>& raw) {
+        for (std::uint64_t i = 0; i < count; ++i) raw[i] = static_cast<std::uint8_t>(synthetic_half_dtw(m, first + i));
+    });
 }
 
 // Synthetic tables of every material of up to `pieces` pieces.
