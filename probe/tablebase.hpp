@@ -28,9 +28,12 @@
 
 namespace dtb {
 
+// The largest cache_mb front ends accept: 16 TiB, whose byte count fits in 64 bits.
+inline constexpr std::size_t kMaxCacheMb = std::size_t{1} << 24;
+
 struct TablebaseOptions {
-    // Bytes of decompressed blocks kept in memory, in MiB. 0 keeps nothing (every probe reads
-    // the disk: useful to measure cold probes, useless otherwise).
+    // Bytes of decompressed blocks kept in memory, in MiB (at most kMaxCacheMb). 0 keeps nothing
+    // (every probe reads the disk: useful to measure cold probes, useless otherwise).
     std::size_t cache_mb = 64;
     // Largest number of pieces to use; 0 means every database found. Files of more pieces are ignored.
     int max_pieces = 0;

@@ -67,6 +67,11 @@ std::optional<int> distance(const DtwResult& d) { return d.known() && d.dtw >= 0
 // Opens the folder as the command line does: a folder without databases is refused, not probed.
 std::unique_ptr<Tablebase> open_tablebase(const std::string& path, std::size_t cache_mb, int max_pieces,
                                           std::uint64_t search_nodes) {
+    // The bounds of the command line's options.
+    if (cache_mb > kMaxCacheMb)
+        throw std::invalid_argument("cache_mb must be from 0 to " + std::to_string(kMaxCacheMb) + " (16 TiB), not " +
+                                    std::to_string(cache_mb));
+    if (max_pieces < 0) throw std::invalid_argument("max_pieces must be 0 (every database) or more");
     TablebaseOptions options;
     options.cache_mb = cache_mb;
     options.max_pieces = max_pieces;
@@ -228,6 +233,10 @@ py::list line(const Tablebase& tb, const std::string& fen) {
 
 py::list adjudicate(const Tablebase& tb, const std::string& pdn, const std::string& file_name, double search_seconds,
                     std::uint64_t search_nodes, std::uint64_t search_memory_mb) {
+    if (!(search_seconds >= 0 && search_seconds <= 1e6))
+        throw std::invalid_argument("search_seconds must be from 0 to 1e6 (0: no bound)");
+    if (search_memory_mb > std::uint64_t{1} << 30)
+        throw std::invalid_argument("search_memory_mb must be from 0 to " + std::to_string(std::uint64_t{1} << 30));
     std::vector<GameAnalysis> analyses;
     {
         const py::gil_scoped_release nogil;

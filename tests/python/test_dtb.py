@@ -198,6 +198,20 @@ def test_unusable_folder_is_an_os_error(tmp_path):
             dtb.Tablebase(str(path))
 
 
+def test_option_values_out_of_range(tb):
+    # The bounds of dtb probe --cache-mb and dtb adjudicate --search-seconds / --search-memory-mb.
+    assert cli("probe", "--db", DB, "--cache-mb", "16777217", "W:W31:B1", check=False).returncode == 2
+    for bad in ({"cache_mb": 16777217}, {"max_pieces": -1}):
+        with pytest.raises(ValueError):
+            dtb.Tablebase(DB, **bad)
+    with pytest.raises(TypeError):
+        dtb.Tablebase(DB, cache_mb=-1)
+    assert dtb.Tablebase(DB, cache_mb=16777216, max_pieces=3).max_pieces == 3
+    for bad in ({"search_seconds": -1.0}, {"search_seconds": float("nan")}, {"search_memory_mb": 2**30 + 1}):
+        with pytest.raises(ValueError):
+            tb.adjudicate("", **bad)
+
+
 def test_threads_probe_one_tablebase_at_once():
     # A small cache, so that threads evict each other's blocks.
     shared = dtb.Tablebase(DB, cache_mb=1)
