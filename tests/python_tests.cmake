@@ -8,6 +8,10 @@ if(NOT TARGET dtb_python)
   return()
 endif()
 
+execute_process(COMMAND ${Python3_EXECUTABLE} -c "import pytest" RESULT_VARIABLE DTB_NO_PYTEST OUTPUT_QUIET ERROR_QUIET)
+if(DTB_NO_PYTEST)
+  message(WARNING "${Python3_EXECUTABLE} has no pytest (Debian: python3-pytest): the test python_module will fail")
+endif()
 add_test(NAME python_module
   COMMAND ${Python3_EXECUTABLE} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR}/python/test_dtb.py)
 set_tests_properties(python_module PROPERTIES
