@@ -259,7 +259,7 @@ def test_gil_released_during_a_long_call():
         copies *= 2
     assert end - start >= 0.4
     inside = [t for t in ticks if start + 0.1 < t < end - 0.1]
-    assert len(inside) >= 20, (len(inside), end - start)
+    assert len(inside) >= 3, (len(inside), end - start)  # none at all if the call held the GIL
 
 
 def test_adjudicate_as_the_command_line(tb):
