@@ -28,11 +28,14 @@
 
 namespace dtb {
 
+// The largest cache_mb front ends accept: 16 TiB, whose byte count fits in 64 bits.
+inline constexpr std::size_t kMaxCacheMb = std::size_t{1} << 24;
+
 struct TablebaseOptions {
-    // Bytes of decompressed blocks (WDL and DTW together) kept in memory, in MiB. The cache
-    // allocates its memory as it fills, up to this bound, and keeps it until the Tablebase is
-    // destroyed (clear_cache empties it but does not give memory back). 0 keeps nothing (every
-    // probe reads the disk: useful to measure cold probes, useless otherwise).
+    // Bytes of decompressed blocks (WDL and DTW together) kept in memory, in MiB (at most
+    // kMaxCacheMb). The cache allocates its memory as it fills, up to this bound, and keeps it
+    // until the Tablebase is destroyed (clear_cache empties it but does not give memory back).
+    // 0 keeps nothing (every probe reads the disk: useful to measure cold probes, useless otherwise).
     std::size_t cache_mb = 64;
     // Largest number of pieces to use; 0 means every database found. Files of more pieces are ignored.
     int max_pieces = 0;

@@ -8,6 +8,7 @@ packages=(
   cmake g++ pkg-config
   libzstd-dev libtbb-dev libcli11-dev libxxhash-dev
   libgtest-dev libgmock-dev
+  pybind11-dev python3-dev python3-pytest  # the Python module (python/) and its tests
   time
   clang libclang-rt-14-dev  # scripts/fuzz.sh: clang++ and libFuzzer (libclang_rt.fuzzer)
 )

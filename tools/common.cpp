@@ -15,7 +15,6 @@
 namespace dtb::cli {
 namespace {
 
-constexpr std::size_t kMaxCacheMb = std::size_t{1} << 24;  // 16 TiB: its byte count fits in 64 bits
 constexpr double kMaxMemoryGib = 1 << 20;                  // 1 PiB
 
 // The whole text as a number of type T, or nothing (no trailing characters, no sign for unsigned).
