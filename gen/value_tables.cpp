@@ -35,23 +35,24 @@ Value ValueTables::value_after(const Position& after) const {
     return negate(value_of(flip_colors(after)));
 }
 
-Value ValueTables::resolve_captures(const Position& pos) const {
-    // Small enough that a win among the first captures saves most of the index work, large
-    // enough that a king's many landing squares overlap their misses.
+Value ValueTables::resolve_captures(const Position& pos) const { return best_after(pos, generate_captures(pos)); }
+
+Value ValueTables::best_after(const Position& pos, const MoveList& moves) const {
+    // Small enough that a win among the first moves saves most of the index work, large enough
+    // that a king's many landing squares overlap their misses.
     constexpr std::size_t kBatch = 8;
     struct Lookup {
         const PackedValues* values;
         std::uint64_t index;
     };
-    const MoveList captures = generate_captures(pos);
     Value best = Value::Loss;
-    for (std::size_t begin = 0; begin < captures.size(); begin += kBatch) {
-        const std::size_t n = std::min(kBatch, captures.size() - begin);
+    for (std::size_t begin = 0; begin < moves.size(); begin += kBatch) {
+        const std::size_t n = std::min(kBatch, moves.size() - begin);
         std::array<Lookup, kBatch> batch;
         for (std::size_t i = 0; i < n; ++i) {
-            const Position after = apply_move(pos, captures[begin + i]);
-            if (after.black == 0) return Value::Win;  // the capture took the last piece
-            const Position next = flip_colors(after);
+            const Position after = apply_move(pos, moves[begin + i]);
+            if (after.pieces(after.side_to_move) == 0) return Value::Win;  // the move took the last piece
+            const Position next = white_to_move(after);
             const Entry& e = needed(material_of(next));
             batch[i] = {&e.values, e.index.index(next)};
             e.values.prefetch(batch[i].index);

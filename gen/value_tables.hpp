@@ -12,6 +12,7 @@
 #include "gen/material_map.hpp"
 
 #include "index/position_index.hpp"
+#include "rules/movegen.hpp"
 #include "probe/format.hpp"
 
 namespace dtb {
@@ -57,9 +58,14 @@ public:
     Value value_of(const Position& pos) const;
 
     // Value of a white-to-move position where white must capture: the best capture, each
-    // looked up in (smaller) finished materials. The lookups of a few captures are issued
-    // together: each is a cache miss in a large table, and misses that overlap cost one latency.
+    // looked up in (smaller) finished materials.
     Value resolve_captures(const Position& white_to_move) const;
+
+    // Value for the side to move of `pos` implied by the values after `moves` (legal moves of
+    // pos, all in added materials): a win if one wins, else a draw if one draws, else a loss.
+    // The lookups of a few moves are issued together: each is a cache miss in a large table, and
+    // misses that overlap cost one latency.
+    Value best_after(const Position& pos, const MoveList& moves) const;
 
     // Value for the side that just moved of the position after `move` (captures, promotions and
     // moves into finished materials); `after` is apply_move's result, black to move.

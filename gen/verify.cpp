@@ -165,12 +165,7 @@ private:
                 const Position& pos = walker.current();
                 if (has_capture(pos)) continue;
                 ++local;
-                Value implied = Value::Loss;
-                for (const Move& mv : generate_quiet_moves(pos)) {
-                    const Value v = tables_.value_after(apply_move(pos, mv));
-                    if (v == Value::Win || (v == Value::Draw && implied == Value::Loss)) implied = v;
-                    if (implied == Value::Win) break;
-                }
+                const Value implied = tables_.best_after(pos, generate_quiet_moves(pos));
                 const Value stored = tables_.value_of(pos);
                 if (stored != implied) record({to_fen(pos), stored, implied, std::nullopt, std::nullopt});
                 if (with_dtw && stored == implied && stored != Value::Draw) {
