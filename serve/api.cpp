@@ -100,6 +100,4 @@ Reply health_reply(const Tablebase& tb) {
                       {"materials", tb.materials().size()}}};
 }
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 }  // namespace dtb::serve

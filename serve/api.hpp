@@ -4,14 +4,10 @@
 
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "probe/tablebase.hpp"
+#include "serve/json.hpp"
 
 namespace dtb::serve {
-
-// Keys in the order they are set, as `dtb probe --json` prints them.
-using Json = nlohmann::ordered_json;
 
 struct Reply {
     int status = 200;  // 200, or 400 for an invalid FEN
@@ -30,8 +26,5 @@ Reply line_reply(const Tablebase& tb, std::string_view fen);
 
 // GET /api/health: {status: "ok", max_pieces, max_dtw_pieces, materials}.
 Reply health_reply(const Tablebase& tb);
-
-// Text as JSON output writes it: bytes that are not UTF-8 become U+FFFD.
-std::string dump(const Json& j);
 
 }  // namespace dtb::serve

@@ -41,7 +41,7 @@ std::string_view content_type(std::string_view path) {
 
 void send_json(httplib::Response& res, const Reply& reply) {
     res.status = reply.status;
-    res.set_content(dump(reply.body), "application/json");
+    res.set_content(json_text(reply.body), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
