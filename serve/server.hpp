@@ -22,7 +22,7 @@ namespace dtb::serve {
 struct ServerOptions {
     std::string bind = "127.0.0.1";  // a numeric IPv4 or IPv6 address, or "localhost"
     int port = 8080;                 // 0: any free port (see Server::port)
-    int threads = 0;                 // request threads; 0: one per core (at least 2)
+    int threads = 0;                 // request threads, one per open connection; 0: 8 a core, at least 16
     std::size_t max_body_bytes = 4096;
 };
 

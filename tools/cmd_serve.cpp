@@ -65,7 +65,7 @@ void add_serve_commands(CLI::App& app, Runner& run) {
     cmd->add_option("--port", o->server.port, "TCP port; 0: any free port (the one chosen is printed)")
         ->check(CLI::Range(0, 65535))
         ->capture_default_str();
-    cmd->add_option("--threads", o->server.threads, "Threads answering requests (default: one per core, at least 2)")
+    cmd->add_option("--threads", o->server.threads, "Threads answering requests, each one connection at a time (default: 8 a core, at least 16)")
         ->check(CLI::Range(1, 1024));
     add_cache_mb_option(cmd, o->cache_mb, "Block cache size in MiB, shared by all requests")->capture_default_str();
     cmd->callback([&run, o] { run = [o] { return run_serve(*o); }; });

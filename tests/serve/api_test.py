@@ -4,6 +4,7 @@ refused requests (400, 404, 413, 414), many clients at once, start-up errors and
 
 Usage: api_test.py DTB DB_DIR   (DB_DIR: a 2-4 piece build with .dtw files)"""
 import concurrent.futures
+import http.client
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -129,6 +131,21 @@ def main():
             answers = list(pool.map(lambda i: (fens[i % len(fens)], api(url, "probe", fens[i % len(fens)])), range(400)))
         if any(answer != expected[fen] for fen, answer in answers):
             fail("concurrent answers differ from single-client ones")
+
+        # Answers on a keep-alive connection are not held back: before TCP_NODELAY each one waited
+        # 40 ms for the client's delayed ACK (Nagle's algorithm), 50 of them two seconds.
+        host, port = url[len("http://"):].strip("/").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        started = time.monotonic()
+        for _ in range(50):
+            connection.request("GET", "/api/probe?fen=W:W33,K46:BK5,16")
+            response = connection.getresponse()
+            if response.status != 200 or not response.read():
+                fail("keep-alive: no answer")
+        seconds = time.monotonic() - started
+        connection.close()
+        if seconds > 0.8:
+            fail(f"50 requests on one keep-alive connection took {seconds:.2f} s (delayed ACKs?)")
 
         # A second server on the same port: a clear message, exit 3.
         port = url.rsplit(":", 1)[1].strip("/")
