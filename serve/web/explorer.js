@@ -76,7 +76,7 @@ function drawBoard() {
       const rect = el("rect", { x: col, y: row, width: 1, height: 1, class: cls }, board);
       if (square) {
         rect.setAttribute("data-square", square);
-        const number = el("text", { x: col + 0.06, y: row + 0.24, class: "number" }, board);
+        const number = el("text", { x: col + 0.04, y: row + 0.19, class: "number" }, board);
         number.textContent = square;
       }
     }

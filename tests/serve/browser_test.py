@@ -185,9 +185,11 @@ def main():
         if shown != want:
             fail(f"optimal line shown {shown}, dtb line says {want}")
 
-        # The screenshot: a position with wins, draws and losses, a piece selected.
+        # The screenshot: a position with wins, draws and losses, its optimal line, a piece selected.
         driver.get(URL + "?fen=" + urllib.parse.quote(SHOT_FEN))
         page.check_position(SHOT_FEN)
+        driver.find_element(By.ID, "line-button").click()
+        WebDriverWait(driver, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#line button"))
         page.click_square(SHOT_SELECT)
         driver.save_screenshot(SCREENSHOT)
         print(f"browser test passed; screenshot {SCREENSHOT}")
@@ -195,6 +197,6 @@ def main():
         driver.quit()
 
 
-SHOT_FEN = "W:W28,K46:BK5,12"
-SHOT_SELECT = 28
+SHOT_FEN = "W:WK19,36:B9,35"
+SHOT_SELECT = 19
 main()
