@@ -7,8 +7,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(
   cmake g++ pkg-config
   libzstd-dev libtbb-dev libcli11-dev libxxhash-dev
+  libcpp-httplib-dev nlohmann-json3-dev      # dtb serve (HTTP server, JSON)
   libgtest-dev libgmock-dev
-  pybind11-dev python3-dev python3-pytest  # the Python module (python/) and its tests
+  pybind11-dev python3-dev python3-pytest     # the Python module (python/) and its tests
+  chromium chromium-driver python3-selenium  # tests/serve/browser_test.py: the explorer page in a browser
+  wrk                                        # scripts/bench-serve.sh
   time
   clang libclang-rt-14-dev  # scripts/fuzz.sh: clang++ and libFuzzer (libclang_rt.fuzzer)
 )

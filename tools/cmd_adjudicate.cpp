@@ -70,52 +70,55 @@ void print_text(std::ostream& out, const GameJob& job) {
 }
 
 // {"line":3,"column":1,"message":"..."}: a reader's warning, in the file of its game.
-std::string json_warning(const PdnError& e) {
-    return "{\"line\":" + std::to_string(e.line) + ",\"column\":" + std::to_string(e.column) +
-           ",\"message\":" + json_string(e.message) + "}";
-}
+Json json_warning(const PdnError& e) { return {{"line", e.line}, {"column", e.column}, {"message", e.message}}; }
+
+Json string_or_null(const std::optional<std::string>& s) { return s ? Json(*s) : Json(nullptr); }
 
 void print_json(std::ostream& out, const GameJob& job) {
     const GameAnalysis& a = job.analysis;
-    out << "{\"file\":" << json_string(job.file) << ",\"game\":" << job.index << ",\"white\":" << json_string_or_null(a.white)
-        << ",\"black\":" << json_string_or_null(a.black) << ",\"result\":"
-        << (a.result.empty() ? "null" : json_string(a.result));
-    if (!a.result_written.empty()) out << ",\"result_written\":" << json_string(a.result_written);
-    out << ",\"plies\":" << a.plies << ",\"final_fen\":" << json_string(a.final_fen);
+    Json j = {{"file", job.file},
+              {"game", job.index},
+              {"white", string_or_null(a.white)},
+              {"black", string_or_null(a.black)},
+              {"result", a.result.empty() ? Json(nullptr) : Json(a.result)}};
+    if (!a.result_written.empty()) j["result_written"] = a.result_written;
+    j["plies"] = a.plies;
+    j["final_fen"] = a.final_fen;
     if (!a.warnings.empty()) {
-        out << ",\"warnings\":[";
-        for (std::size_t i = 0; i < a.warnings.size(); ++i) out << (i ? "," : "") << json_warning(a.warnings[i]);
-        out << ']';
+        Json warnings = Json::array();
+        for (const PdnError& w : a.warnings) warnings.push_back(json_warning(w));
+        j["warnings"] = std::move(warnings);
     }
-    if (a.error) out << ",\"error\":" << json_string(a.error->to_string());
+    if (a.error) j["error"] = a.error->to_string();
     if (a.first_known_ply) {
-        out << ",\"first_known\":{\"ply\":" << *a.first_known_ply << ",\"fen\":" << json_string(a.first_known_fen)
-            << ",\"value\":\"" << value_name(a.first_known.value) << '"';
-        if (a.first_known.dtw) out << ",\"dtw\":" << *a.first_known.dtw;
-        out << '}';
+        Json first = {{"ply", *a.first_known_ply}, {"fen", a.first_known_fen}, {"value", value_name(a.first_known.value)}};
+        if (a.first_known.dtw) first["dtw"] = *a.first_known.dtw;
+        j["first_known"] = std::move(first);
     }
-    out << ",\"changes\":[";
-    for (std::size_t i = 0; i < a.changes.size(); ++i) {
-        const ValueChange& c = a.changes[i];
-        out << (i ? "," : "") << "{\"ply\":" << c.ply << ",\"move\":" << json_string(c.move) << ",\"fen\":"
-            << json_string(c.fen) << ",\"before\":\"" << value_name(c.before) << "\",\"after\":\"" << value_name(c.after)
-            << '"' << (c.dtw_before ? ",\"dtw_before\":" + std::to_string(*c.dtw_before) : "") << '}';
+    Json changes = Json::array();
+    for (const ValueChange& c : a.changes) {
+        Json change = {{"ply", c.ply}, {"move", c.move}, {"fen", c.fen}, {"before", value_name(c.before)},
+                       {"after", value_name(c.after)}};
+        if (c.dtw_before) change["dtw_before"] = *c.dtw_before;
+        changes.push_back(std::move(change));
     }
-    out << "],\"rules\":[";
-    for (std::size_t i = 0; i < a.rules.size(); ++i) {
-        const RuleEvent& e = a.rules[i];
-        out << (i ? "," : "") << "{\"rule\":" << json_string(to_string(e.rule)) << ",\"ply\":" << e.ply
-            << ",\"event\":\"" << (e.draw ? "draw" : "count") << '"'
-            << (e.draw ? "" : ",\"plies_allowed\":" + std::to_string(e.plies_allowed)) << '}';
+    j["changes"] = std::move(changes);
+    Json rules = Json::array();
+    for (const RuleEvent& e : a.rules) {
+        Json rule = {{"rule", to_string(e.rule)}, {"ply", e.ply}, {"event", e.draw ? "draw" : "count"}};
+        if (!e.draw) rule["plies_allowed"] = e.plies_allowed;
+        rules.push_back(std::move(rule));
     }
-    out << ']';
-    if (a.forced_win) out << ",\"forced_win\":\"" << to_string(*a.forced_win) << '"';
+    j["rules"] = std::move(rules);
+    if (a.forced_win) j["forced_win"] = to_string(*a.forced_win);
     if (a.search)
-        out << ",\"search\":{\"nodes\":" << a.search->nodes << ",\"seconds\":" << a.search->seconds
-            << ",\"memory_mb\":" << (a.search->memory_bytes >> 20)
-            << ",\"budget_exceeded\":" << (a.search->budget_exceeded ? "true" : "false") << '}';
-    out << ",\"verdict\":\"" << to_string(a.consistency) << "\",\"explanation\":" << json_string(a.explanation)
-        << "}\n";
+        j["search"] = {{"nodes", a.search->nodes},
+                       {"seconds", a.search->seconds},
+                       {"memory_mb", a.search->memory_bytes >> 20},
+                       {"budget_exceeded", a.search->budget_exceeded}};
+    j["verdict"] = to_string(a.consistency);
+    j["explanation"] = a.explanation;
+    out << json_text(j) << '\n';
 }
 
 // Reads every file; an unreadable one is reported and left out.

@@ -58,40 +58,58 @@ struct ProbeOptions {
 // A distance for the text output: empty for a draw and for a distance that cannot be read.
 std::string distance_text(const DtwResult& d) { return d.known() && d.dtw >= 0 ? std::to_string(d.dtw) : std::string(); }
 
-// ,"dtw":N (null for a draw or an unreadable distance), and why it is missing when the value is
+// "dtw": N (null for a draw or an unreadable distance), and why it is missing when the value is
 // known (`value_known`) but the distance is not.
-void print_json_distance(const DtwResult& d, bool value_known) {
+void add_json_distance(Json& j, const DtwResult& d, bool value_known) {
     const std::string text = distance_text(d);
-    std::cout << ",\"dtw\":" << (text.empty() ? "null" : text);
-    if (!d.known() && value_known)
-        std::cout << ",\"dtw_code\":\"" << probe_error_name(d.error) << "\",\"dtw_reason\":" << json_string(d.reason);
+    j["dtw"] = text.empty() ? Json(nullptr) : Json(d.dtw);
+    if (!d.known() && value_known) {
+        j["dtw_code"] = probe_error_name(d.error);
+        j["dtw_reason"] = std::string(d.reason);
+    }
+}
+
+// "code" and "reason" of an unknown value.
+void add_json_unknown(Json& j, const ProbeResult& r) {
+    if (r.known()) return;
+    j["code"] = probe_error_name(r.error);
+    j["reason"] = std::string(r.reason);
 }
 
 const char* root_value_name(const RootMove& m) { return m.drawn_by_rules ? "draw-by-rule" : value_name(m.value); }
 
 // The moves of `pos` ranked under the draw rules, as fields of the text line or a JSON array.
-void print_root_moves(const std::vector<RootMove>& moves, const Position& pos, bool json) {
-    if (json) std::cout << ",\"moves\":[";
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-        const RootMove& m = moves[i];
-        const std::string dtw = m.dtw >= 0 ? std::to_string(m.dtw) : std::string();
-        if (json) {
-            std::cout << (i ? "," : "") << "{\"move\":" << json_string(move_to_string(pos, m.move)) << ",\"value\":\""
-                      << value_name(m.value) << "\",\"dtw\":" << (dtw.empty() ? "null" : dtw)
-                      << ",\"drawn_by_rules\":" << (m.drawn_by_rules ? "true" : "false");
-            if (!m.reason.empty()) std::cout << ",\"reason\":" << json_string(m.reason);
-            std::cout << '}';
-        } else {
-            std::cout << '\t' << move_to_string(pos, m.move) << '=' << root_value_name(m) << '\t' << dtw;
-        }
+Json root_moves_json(const std::vector<RootMove>& moves, const Position& pos) {
+    Json out = Json::array();
+    for (const RootMove& m : moves) {
+        Json move = {{"move", move_to_string(pos, m.move)},
+                     {"value", value_name(m.value)},
+                     {"dtw", m.dtw >= 0 ? Json(m.dtw) : Json(nullptr)},
+                     {"drawn_by_rules", m.drawn_by_rules}};
+        if (!m.reason.empty()) move["reason"] = m.reason;
+        out.push_back(std::move(move));
     }
-    if (json) std::cout << ']';
+    return out;
+}
+
+void print_root_moves(const std::vector<RootMove>& moves, const Position& pos) {
+    for (const RootMove& m : moves)
+        std::cout << '\t' << move_to_string(pos, m.move) << '=' << root_value_name(m) << '\t'
+                  << (m.dtw >= 0 ? std::to_string(m.dtw) : std::string());
 }
 
 // The line of an input the command refuses (an invalid FEN, counts that do not fit the position).
 void print_input_error(std::string_view text, std::string_view message, bool json) {
-    if (json) std::cout << "{\"fen\":" << json_string(text) << ",\"error\":" << json_string(message) << "}\n";
+    if (json) std::cout << json_text({{"fen", std::string(text)}, {"error", std::string(message)}}) << '\n';
     else std::cout << escape_control_characters(text) << "\terror: " << message << '\n';
+}
+
+// The JSON line of a position: {"fen","value"[,"code","reason"][,"dtw"...][,"moves"]}.
+Json probe_json(std::string_view text, const ProbeResult& r, const DtwResult& d, const ProbeOptions& o) {
+    Json j = {{"fen", std::string(text)}, {"value", value_name(r.value)}};
+    if (!o.rules) add_json_unknown(j, r);
+    if (o.dtw || o.rules) add_json_distance(j, d, r.known());
+    return j;
 }
 
 // Prints one line for `text`; returns false if it is not a valid FEN. The text output echoes the FEN
@@ -118,48 +136,33 @@ bool probe_one(const Tablebase& tb, std::string_view text, const ProbeOptions& o
     const ProbeResult r = tb.probe_wdl(pos);
     DtwResult d;
     if (o.dtw || o.rules) d = tb.probe_dtw(pos);
-    const std::string dtw_text = distance_text(d);
-    if (o.rules) {
-        if (o.json) {
-            std::cout << "{\"fen\":" << json_string(text) << ",\"value\":\"" << value_name(r.value) << '"';
-            print_json_distance(d, r.known());
-        } else {
-            std::cout << escape_control_characters(text) << '\t' << value_name(r.value) << '\t' << dtw_text;
+    std::vector<MoveValue> moves;
+    if (o.moves && !o.rules) moves = tb.probe_moves(pos, o.dtw);
+    if (o.json) {
+        Json j = probe_json(text, r, d, o);
+        if (o.rules) {
+            j["moves"] = root_moves_json(root, pos);
+        } else if (o.moves) {
+            Json list = Json::array();
+            for (const MoveValue& m : moves) {
+                Json move = {{"move", move_to_string(pos, m.move)}, {"value", value_name(m.result.value)}};
+                add_json_unknown(move, m.result);
+                if (o.dtw) add_json_distance(move, m.after, m.result.known());
+                list.push_back(std::move(move));
+            }
+            j["moves"] = std::move(list);
         }
-        print_root_moves(root, pos, o.json);
-        std::cout << (o.json ? "}\n" : "\n");
+        std::cout << json_text(j) << '\n';
         return true;
     }
-    std::vector<MoveValue> moves;
-    if (o.moves) moves = tb.probe_moves(pos, o.dtw);
-    if (o.json) {
-        std::cout << "{\"fen\":" << json_string(text) << ",\"value\":\"" << value_name(r.value) << '"';
-        if (!r.known())
-            std::cout << ",\"code\":\"" << probe_error_name(r.error) << "\",\"reason\":" << json_string(r.reason);
-        if (o.dtw) print_json_distance(d, r.known());
-        if (o.moves) {
-            std::cout << ",\"moves\":[";
-            for (std::size_t i = 0; i < moves.size(); ++i) {
-                const ProbeResult& m = moves[i].result;
-                std::cout << (i ? "," : "") << "{\"move\":" << json_string(move_to_string(pos, moves[i].move))
-                          << ",\"value\":\"" << value_name(m.value) << '"';
-                if (!m.known())
-                    std::cout << ",\"code\":\"" << probe_error_name(m.error) << "\",\"reason\":" << json_string(m.reason);
-                if (o.dtw) print_json_distance(moves[i].after, m.known());
-                std::cout << '}';
-            }
-            std::cout << ']';
-        }
-        std::cout << "}\n";
-    } else {
-        std::cout << escape_control_characters(text) << '\t' << value_name(r.value);
-        if (o.dtw) std::cout << '\t' << dtw_text;
-        for (const MoveValue& m : moves) {
-            std::cout << '\t' << move_to_string(pos, m.move) << '=' << value_name(m.result.value);
-            if (o.dtw) std::cout << '\t' << distance_text(m.after);
-        }
-        std::cout << '\n';
+    std::cout << escape_control_characters(text) << '\t' << value_name(r.value);
+    if (o.dtw || o.rules) std::cout << '\t' << distance_text(d);
+    if (o.rules) print_root_moves(root, pos);
+    for (const MoveValue& m : moves) {
+        std::cout << '\t' << move_to_string(pos, m.move) << '=' << value_name(m.result.value);
+        if (o.dtw) std::cout << '\t' << distance_text(m.after);
     }
+    std::cout << '\n';
     return true;
 }
 

@@ -45,5 +45,6 @@ void add_probe_commands(CLI::App& app, Runner& run);  // probe, bench probe
 void add_bench_commands(CLI::App& app, Runner& run);
 void add_adjudicate_commands(CLI::App& app, Runner& run);
 void add_line_commands(CLI::App& app, Runner& run);  // bench index, bench format (after add_probe_commands)
+void add_serve_commands(CLI::App& app, Runner& run);
 
 }  // namespace dtb::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
     add_bench_commands(app, run);
     add_adjudicate_commands(app, run);
     add_line_commands(app, run);
+    add_serve_commands(app, run);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
