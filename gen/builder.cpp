@@ -169,10 +169,11 @@ public:
             }
             drop_unread({}, next_read);
         }
+        progress_.finish();
+        log_resume_copies();
         // Kept on request: a later build here (--dtw after a WDL build, more pieces) then takes
         // the finished tables back from them instead of searching their capture positions again.
         if (!options_.keep_copies) spill_->remove_all();
-        progress_.finish();
     }
 
 private:
@@ -224,6 +225,25 @@ private:
         return dropped;
     }
 
+    // What the copies for a resumed build cost, for the log's last line.
+    struct CopyCost {
+        std::size_t saved = 0;
+        double seconds = 0;
+        void add(double s) {
+            ++saved;
+            seconds += s;
+        }
+    };
+
+    void log_resume_copies() {
+        if (resume_copies_.saved == 0) return;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "scratch copies for a resumed build: %zu saved, seconds %.1f, %.1f MB, ",
+                      resume_copies_.saved, resume_copies_.seconds, static_cast<double>(spill_->bytes_on_disk()) / 1e6);
+        log_ << buf << (options_.dir / ".dtb-spill").string() << (options_.keep_copies ? " kept" : " removed") << '\n'
+             << std::flush;
+    }
+
     // The content hash of t's finished file, which tags its copies.
     std::uint64_t tag_of(const Table& t) {
         const std::string name = scratch_name(t);
@@ -243,7 +263,10 @@ private:
     // that cannot be written only costs that time later, so it is reported, not fatal.
     void save_resume_copy(const Table& t) {
         try {
-            if (!spill_->contains(scratch_name(t), tag_of(t))) spill_->save(scratch_name(t), bytes_in_memory(t), tag_of(t));
+            if (spill_->contains(scratch_name(t), tag_of(t))) return;
+            const auto start = std::chrono::steady_clock::now();
+            spill_->save(scratch_name(t), bytes_in_memory(t), tag_of(t));
+            resume_copies_.add(seconds_since(start));
         } catch (const std::runtime_error& e) {
             progress_.finish();
             log_ << scratch_name(t) << ": no scratch copy for a resumed build (" << e.what() << ")\n" << std::flush;
@@ -408,6 +431,7 @@ private:
     std::optional<FolderLock> lock_;    // declared before spill_: the copies go before the lock does
     std::optional<SpillFolder> spill_;
     std::map<std::string, std::uint64_t> tags_;  // file name -> content_tag, for finished files
+    CopyCost resume_copies_;
     std::size_t files_read_ = 0;
     const LoadHooks hooks_{[this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); },
                            [this](const fs::path& file) { note_file_read(file); }};

@@ -49,11 +49,16 @@ TEST_F(BuildTest, ResumesAfterAnInterruptionAndRebuildsOnlyWhatIsMissing) {
 }
 
 TEST_F(BuildTest, CopiesOfFinishedTablesAreRemovedAtTheEndUnlessKept) {
+    const auto materials = materials_in_build_order(3);
+    const std::string saved = "scratch copies for a resumed build: " + std::to_string(materials.size()) + " saved";
     build_into(root_ / "plain", 3);
     EXPECT_FALSE(fs::exists(root_ / "plain" / ".dtb-spill"));
+    EXPECT_THAT(log_, HasSubstr(saved));
+    EXPECT_THAT(log_, HasSubstr(".dtb-spill removed"));
     keep_copies_ = true;
     build_into(root_ / "kept", 3);
-    for (const Material& m : materials_in_build_order(3))
+    EXPECT_THAT(log_, HasSubstr(".dtb-spill kept"));
+    for (const Material& m : materials)
         EXPECT_TRUE(fs::exists(root_ / "kept" / ".dtb-spill" / (m.name() + ".wdl"))) << m.name();
 }
 
