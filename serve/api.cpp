@@ -93,8 +93,9 @@ Reply line_reply(const Tablebase& tb, std::string_view fen) {
     }
     j["line"] = std::move(moves);
     if (!line.complete)
-        j["problem"] = has_distance(line.start) ? "a successor of " + to_fen(now) + " has no distance to win: " + line.stopped.reason
-                                                : line.start.reason;
+        j["problem"] = has_distance(line.start)
+                           ? "a successor of " + to_fen(now) + " has no distance to win: " + std::string(line.stopped.reason)
+                           : std::string(line.start.reason);
     return {200, std::move(j)};
 }
 
