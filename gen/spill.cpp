@@ -201,7 +201,8 @@ std::uint64_t SpillFolder::bytes_on_disk() const {
 }
 
 std::uint64_t content_tag(const fs::path& file) {
-    const FilePtr in = open_file(file, "rb");
+    const FilePtr in(std::fopen(file.c_str(), "rb"), &std::fclose);
+    if (!in) throw std::runtime_error("cannot open " + file.string() + ": " + std::strerror(errno));
     const std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)> state(XXH3_createState(), XXH3_freeState);
     if (!state || XXH3_64bits_reset(state.get()) != XXH_OK) throw std::bad_alloc();
     std::vector<char> buffer(std::size_t{1} << 20);
