@@ -428,7 +428,7 @@ private:
     ProgressLine progress_;
     ValueTables tables_;
     DtwTables dtw_;  // only filled with --dtw
-    std::optional<FolderLock> lock_;    // declared before spill_: the copies go before the lock does
+    std::optional<FolderLock> lock_;    // declared before spill_, which is used only under the lock
     std::optional<SpillFolder> spill_;
     std::map<std::string, std::uint64_t> tags_;  // file name -> content_tag, for finished files
     CopyCost resume_copies_;

@@ -158,15 +158,12 @@ void SpillFolder::load(const std::string& name, std::span<std::uint8_t> out, std
     if (saved == saved_.end() || saved->second.bytes != out.size() || saved->second.tag != tag)
         throw std::logic_error("dtb gen: no scratch copy of " + name + " of " + std::to_string(out.size()) + " bytes");
     const FilePtr file = open_file(path, "rb");
-    Footer footer;
-    if (std::fseek(file.get(), -static_cast<long>(sizeof footer), SEEK_END) != 0)
-        throw std::runtime_error("scratch file " + path.string() + " is truncated");
-    read_all(file.get(), &footer, sizeof footer, path);
-    if (footer.magic != Footer::kMagic || footer.tag != tag || footer.raw_bytes != out.size() ||
-        footer.chunks != (out.size() + kChunkBytes - 1) / kChunkBytes)
-        throw std::runtime_error("scratch file " + path.string() + " is damaged (footer)");
-    std::vector<std::uint64_t> frame_sizes(footer.chunks);
-    const long table_bytes = static_cast<long>(frame_sizes.size() * sizeof(std::uint64_t) + sizeof footer);
+    // Checked again: the file may have changed since the folder adopted it.
+    const std::optional<Footer> footer = read_footer(path);
+    if (!footer || footer->tag != tag || footer->raw_bytes != out.size())
+        throw std::runtime_error("scratch file " + path.string() + " is damaged or truncated (footer)");
+    std::vector<std::uint64_t> frame_sizes(footer->chunks);
+    const long table_bytes = static_cast<long>(frame_sizes.size() * sizeof(std::uint64_t) + sizeof(Footer));
     if (std::fseek(file.get(), -table_bytes, SEEK_END) != 0)
         throw std::runtime_error("scratch file " + path.string() + " is truncated");
     read_all(file.get(), frame_sizes.data(), frame_sizes.size() * sizeof(std::uint64_t), path);
@@ -176,8 +173,8 @@ void SpillFolder::load(const std::string& name, std::span<std::uint8_t> out, std
     if (frames_bytes + static_cast<std::uint64_t>(table_bytes) != fs::file_size(path))
         throw std::runtime_error("scratch file " + path.string() + " is damaged (frame sizes)");
     std::rewind(file.get());
-    for (std::uint64_t first = 0; first < footer.chunks; first += kChunksPerBatch) {
-        const std::size_t count = std::min<std::uint64_t>(kChunksPerBatch, footer.chunks - first);
+    for (std::uint64_t first = 0; first < footer->chunks; first += kChunksPerBatch) {
+        const std::size_t count = std::min<std::uint64_t>(kChunksPerBatch, footer->chunks - first);
         std::vector<std::vector<std::uint8_t>> frames(count);
         for (std::size_t k = 0; k < count; ++k) {
             frames[k].resize(frame_sizes[first + k]);
