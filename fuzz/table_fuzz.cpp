@@ -16,6 +16,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -93,21 +95,30 @@ void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
     check(out.good(), "cannot write the fuzzed file");
 }
 
-// The scratch folder: the reference tables copied in, one of them replaced per input.
+std::vector<std::uint8_t> read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    check(!in.bad(), "cannot read a reference table");
+    return bytes;
+}
+
+// The scratch folder: the reference tables copied in, one of them replaced per input. The
+// reference bytes stay in memory and go back through an ofstream, whose writes retry when
+// interrupted: fs::copy_file does not, and libFuzzer's timeout timer interrupts system calls.
 struct Workspace {
     fs::path dir;
-    fs::path reference;                    // DTB_FUZZ_TABLES, or empty
-    std::unique_ptr<Tablebase> truth;      // over `reference`, when given
+    std::map<std::string, std::vector<std::uint8_t>> originals;  // DTB_FUZZ_TABLES, by file name
+    std::unique_ptr<Tablebase> truth;                            // over DTB_FUZZ_TABLES, when given
 
     Workspace() {
         dir = fs::temp_directory_path() / ("dtb-fuzz-" + std::to_string(::getpid()));
         fs::remove_all(dir);
         fs::create_directories(dir);
         if (const char* tables = std::getenv("DTB_FUZZ_TABLES")) {
-            reference = tables;
-            for (const fs::directory_entry& e : fs::directory_iterator(reference))
-                if (e.is_regular_file()) fs::copy_file(e.path(), dir / e.path().filename());
-            truth = std::make_unique<Tablebase>(reference);
+            for (const fs::directory_entry& e : fs::directory_iterator(tables))
+                if (e.is_regular_file()) originals.emplace(e.path().filename().string(), read_file(e.path()));
+            for (const auto& [name, bytes] : originals) write_file(dir / name, bytes);
+            truth = std::make_unique<Tablebase>(tables);
         }
     }
     ~Workspace() {
@@ -118,7 +129,8 @@ struct Workspace {
     void restore(const std::string& name) const {
         std::error_code ignored;
         fs::remove(dir / name, ignored);
-        if (!reference.empty() && fs::exists(reference / name)) fs::copy_file(reference / name, dir / name);
+        if (const auto original = originals.find(name); original != originals.end())
+            write_file(dir / name, original->second);
     }
 };
 

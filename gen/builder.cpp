@@ -32,24 +32,41 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Holds an exclusive lock on DIR/.dtb-gen.lock so that two builds never write one folder.
-class FolderLock {
+// A lock on DIR/.dtb-gen.lock: exclusive for a build of the whole folder, so that two builds never
+// write one folder; shared for the tasks of a workflow plan, which also take an exclusive lock of
+// their own (DIR/.dtb-task-ID.lock), so that tasks run side by side but never one task twice, nor
+// a task beside a whole-folder build.
+class FileLock {
 public:
-    explicit FolderLock(const fs::path& dir) {
-        const fs::path path = dir / ".dtb-gen.lock";
+    FileLock(const fs::path& path, bool exclusive, const std::string& busy) {
         fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd_ < 0) throw std::runtime_error("cannot write to " + dir.string() + ": " + std::strerror(errno));
-        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        if (fd_ < 0)
+            throw std::runtime_error("cannot write to " + path.parent_path().string() + ": " + std::strerror(errno));
+        if (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
             ::close(fd_);
-            throw std::runtime_error("another dtb gen is writing to " + dir.string());
+            throw std::runtime_error(busy);
         }
     }
-    ~FolderLock() { ::close(fd_); }
-    FolderLock(const FolderLock&) = delete;
-    FolderLock& operator=(const FolderLock&) = delete;
+    ~FileLock() { ::close(fd_); }
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
 
 private:
     int fd_ = -1;
+};
+
+struct FolderLock {
+    std::optional<FileLock> folder, task;
+
+    FolderLock(const fs::path& dir, const std::string& task_id) {
+        const std::string where = dir.string();
+        if (task_id.empty()) {
+            folder.emplace(dir / ".dtb-gen.lock", true, "another dtb gen is writing to " + where);
+            return;
+        }
+        folder.emplace(dir / ".dtb-gen.lock", false, "a dtb gen of the whole folder is writing to " + where);
+        task.emplace(dir / (".dtb-task-" + task_id + ".lock"), true, "task " + task_id + " is running already in " + where);
+    }
 };
 
 bool has_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::wdl_file_name(m)); }
@@ -139,9 +156,15 @@ public:
 
     void run() {
         fs::create_directories(options_.dir);
-        lock_.emplace(options_.dir);
-        check_existing_files(options_.dir, log_);
-        spill_.emplace(options_.dir / ".dtb-spill");
+        lock_.emplace(options_.dir, options_.task);
+        if (options_.task.empty()) {
+            check_existing_files(options_.dir, log_);
+            spill_.emplace(options_.dir / ".dtb-spill");
+        } else {
+            if (task_finished_already()) return;
+            check_task_inputs();
+            spill_.emplace(options_.dir / (".dtb-spill-" + options_.task));
+        }
         const auto& plan = memory_plan_.plan();
         std::set<Material> done;
         for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -178,6 +201,53 @@ public:
 
 private:
     using Table = TableId;
+
+    std::vector<fs::path> task_outputs() const {
+        std::vector<fs::path> out;
+        for (const Material& m : memory_plan_.plan()) {
+            out.push_back(options_.dir / format::wdl_file_name(m));
+            if (options_.dtw) out.push_back(options_.dir / format::dtw_file_name(m));
+        }
+        return out;
+    }
+
+    // A task whose files are all there and check block by block has nothing to do (a workflow
+    // engine may run it again). What a killed run of it left is removed first; a damaged output
+    // is an error, as in a whole-folder build.
+    bool task_finished_already() {
+        bool finished = true;
+        for (const fs::path& p : task_outputs()) {
+            fs::remove(p.string() + ".tmp");
+            if (!fs::exists(p)) {
+                finished = false;
+                continue;
+            }
+            const TableFile file(p, p.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl);
+            check_every_block(file);
+        }
+        if (finished) log_ << "task " << options_.task << ": finished already\n" << std::flush;
+        return finished;
+    }
+
+    // Every file a task reads is the finished output of another task: a missing one stops it
+    // before any work, by name.
+    void check_task_inputs() const {
+        const auto& own = memory_plan_.plan();
+        std::set<fs::path> inputs;
+        for (const Material& m : own)
+            for (const Material& s : successor_materials(m)) {
+                if (std::find(own.begin(), own.end(), s) != own.end()) continue;
+                inputs.insert(options_.dir / format::wdl_file_name(s));
+                if (options_.dtw) inputs.insert(options_.dir / format::dtw_file_name(s));
+            }
+        for (const fs::path& p : inputs) {
+            if (!fs::exists(p))
+                throw TableError(p.string() + ": missing; task " + options_.task +
+                                 " reads it (run the task of plan.tsv that writes it first)");
+            const TableFile header_checked(p, p.extension() == format::kDtwSuffix ? format::FileKind::Dtw
+                                                                                 : format::FileKind::Wdl);
+        }
+    }
 
     std::string scratch_name(const Table& t) const {
         return t.dtw ? format::dtw_file_name(t.material) : format::wdl_file_name(t.material);
@@ -443,6 +513,16 @@ private:
 
 std::vector<Material> build_plan(const BuildOptions& options) {
     const auto all = materials_in_build_order(options.max_pieces, options.max_per_side);
+    if (!options.task.empty()) {
+        std::vector<Material> own;
+        for (const Material& m : all)
+            if (std::find_if(options.only.begin(), options.only.end(), [&](const Material& o) {
+                    return o == m || o.mirror() == m;
+                }) != options.only.end())
+                own.push_back(m);
+        if (own.empty()) throw std::invalid_argument("task " + options.task + " has no material within --pieces");
+        return own;
+    }
     if (options.only.empty()) return all;
     std::set<Material> needed;
     std::vector<Material> stack;

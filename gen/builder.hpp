@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "gen/writer.hpp"
@@ -28,9 +29,15 @@ struct BuildOptions {
     // build, or more pieces) to start from them too.
     bool keep_copies = false;
     WriteOptions write;
+    // Set by `dtb gen --task ID` (gen/workflow.hpp): the build is that task of a workflow plan. It
+    // builds the pairs of `only` and nothing they need, which must be finished files in `dir`
+    // (checked first: a missing one is an error naming it). It locks only itself, so that other
+    // tasks may write the folder at once (a whole-folder build waits for none and is refused),
+    // looks at its own files only, and keeps its scratch copies in DIR/.dtb-spill-ID.
+    std::string task;
 };
 
-// Every material the plan of `options` needs, in build order.
+// Every material the plan of `options` needs, in build order (for a task: its own materials).
 std::vector<Material> build_plan(const BuildOptions& options);
 
 // Runs the build; progress and summary lines go to `log` (stderr in the command line).

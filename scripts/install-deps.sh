@@ -12,6 +12,7 @@ packages=(
   pybind11-dev python3-dev python3-pytest     # the Python module (python/) and its tests
   chromium chromium-driver python3-selenium  # tests/serve/browser_test.py: the explorer page in a browser
   wrk                                        # scripts/bench-serve.sh
+  snakemake make                             # dtb plan: the workflow engines its Snakefile and Makefile are for
   time
   clang libclang-rt-14-dev  # scripts/fuzz.sh: clang++ and libFuzzer (libclang_rt.fuzzer)
 )

@@ -1,13 +1,11 @@
 # Generator tests. Heavy ones carry the label "slow" (the sanitizer pass of scripts/test.sh skips them).
-add_executable(gen_tests gen/solver_test.cpp gen/build_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp)
+add_executable(gen_tests gen/solver_test.cpp gen/build_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp gen/workflow_test.cpp)
 target_include_directories(gen_tests PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(gen_tests PRIVATE dtb_gen GTest::gtest_main GTest::gmock)
 gtest_discover_tests(gen_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
 
-add_executable(gen_slow_tests gen/determinism_test.cpp)
-target_include_directories(gen_slow_tests PRIVATE ${PROJECT_SOURCE_DIR})
-target_link_libraries(gen_slow_tests PRIVATE dtb_gen GTest::gtest_main)
-gtest_discover_tests(gen_slow_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS slow)
+# That the thread count changes no byte is checked by cli_gen_dtw_2_4 (tests/dtw_files_tests.cmake):
+# a one-thread build against the fixture db4 below, built on every core.
 
 add_executable(index_tests index/index_test.cpp)
 target_link_libraries(index_tests PRIVATE dtb_index GTest::gtest_main)
@@ -19,5 +17,10 @@ add_test(NAME cli_gen_2_4 COMMAND $<TARGET_FILE:dtb> gen --pieces 4 --out ${CMAK
 set_tests_properties(cli_gen_2_4 PROPERTIES FIXTURES_SETUP db4 LABELS "gen;e2e;slow")
 add_test(NAME cli_verify_2_4 COMMAND $<TARGET_FILE:dtb> verify --db ${CMAKE_CURRENT_BINARY_DIR}/db4)
 set_tests_properties(cli_verify_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
-add_test(NAME cli_gen_refusals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/cli_refusals.sh $<TARGET_FILE:dtb>)
-set_tests_properties(cli_gen_refusals PROPERTIES LABELS "gen;e2e;slow")
+add_test(NAME cli_gen_refusals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/cli_refusals.sh $<TARGET_FILE:dtb>
+         ${CMAKE_CURRENT_BINARY_DIR}/db4)
+set_tests_properties(cli_gen_refusals PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
+# dtb plan: the 2-4 plan through make -j2 and Snakemake gives dtb gen's bytes; dtb gen --task.
+add_test(NAME cli_workflow_2_4 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/workflow_cli.sh $<TARGET_FILE:dtb>
+         ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/workflow4)
+set_tests_properties(cli_workflow_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow" TIMEOUT 1800)

@@ -9,6 +9,7 @@
 
 #include "gen/builder.hpp"
 #include "gen/verify.hpp"
+#include "gen/workflow.hpp"
 #include "probe/table_file.hpp"
 #include "rules/fen.hpp"
 #include "tools/commands.hpp"
@@ -52,7 +53,17 @@ struct GenOptions {
     bool dtw_store_wins = false;
     bool keep_copies = false;
     double memory_gib = default_memory_gib();
+    std::string task;
 };
+
+// The task `id` of DIR/plan.tsv (dtb plan); std::invalid_argument (exit 2) for an unknown one.
+WorkflowTask plan_task(const std::filesystem::path& dir, const std::string& id, WorkflowOptions& options) {
+    const WorkflowPlan plan = read_plan_tsv(dir / "plan.tsv");
+    const WorkflowTask* task = plan.find(id);
+    if (task == nullptr) throw std::invalid_argument("no task '" + id + "' in " + (dir / "plan.tsv").string());
+    options = plan.options;
+    return *task;
+}
 
 int run_gen(const GenOptions& o) {
     const auto threads = limit_threads(o.threads);
@@ -68,13 +79,26 @@ int run_gen(const GenOptions& o) {
     options.write.positions_per_block = o.block;
     options.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
     options.keep_copies = o.keep_copies;
+    if (!o.task.empty()) {
+        WorkflowOptions plan;
+        options.only = plan_task(o.out, o.task, plan).materials;
+        options.task = o.task;
+        options.max_pieces = plan.max_pieces;
+        options.max_per_side = plan.max_per_side;
+        options.dtw = plan.dtw;
+    }
     build(options, std::cerr);
     return kExitOk;
 }
 
-int run_verify(const std::string& dir, const std::vector<std::string>& names, int threads) {
+int run_verify(const std::string& dir, const std::vector<std::string>& names, const std::string& task, int threads) {
     const auto limit = limit_threads(threads);
-    const VerifyReport report = verify_folder(dir, parse_materials(names), std::cerr);
+    std::vector<Material> materials = parse_materials(names);
+    if (!task.empty()) {
+        WorkflowOptions ignored;
+        materials = plan_task(dir, task, ignored).materials;
+    }
+    const VerifyReport report = verify_folder(dir, materials, std::cerr);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
     for (const Inconsistency& i : report.inconsistencies)
         if (i.stored_dtw)
@@ -171,19 +195,27 @@ void add_gen_commands(CLI::App& app, Runner& run) {
                   "Keep OUT/.dtb-spill, the copies of the finished tables with their capture positions resolved, "
                   "after the build, so that a later build in OUT (--dtw after a WDL build, more pieces) starts from "
                   "them instead of searching every capture position again (removed at the end otherwise)");
+    auto* task = gen->add_option("--task", g->task,
+                                 "Run one task of OUT/plan.tsv (written by dtb plan): its materials only, from the "
+                                 "finished files of the tasks before it; other tasks may run in OUT at once");
+    for (const char* fixed_by_plan : {"--pieces", "--max-per-side", "--material", "--dtw"})
+        task->excludes(gen->get_option(fixed_by_plan));
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
     gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });
 
     auto verify_dir = std::make_shared<std::string>();
     auto verify_names = std::make_shared<std::vector<std::string>>();
     auto verify_threads = std::make_shared<int>(0);
+    auto verify_task = std::make_shared<std::string>();
     auto* verify = app.add_subcommand("verify", "Check every checksum and every stored value against its successors");
     verify->add_option("-d,--db", *verify_dir, "Database folder")->required();
-    verify->add_option("-m,--material", *verify_names, "Check only these materials");
+    auto* only = verify->add_option("-m,--material", *verify_names, "Check only these materials");
+    verify->add_option("--task", *verify_task, "Check only the materials of this task of DB/plan.tsv (dtb plan)")
+        ->excludes(only);
     verify->add_option("-t,--threads", *verify_threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 1024));
     verify->footer("Exit code 0 only if everything holds; otherwise the first inconsistencies are printed.");
-    verify->callback([&run, verify_dir, verify_names, verify_threads] {
-        run = [=] { return run_verify(*verify_dir, *verify_names, *verify_threads); };
+    verify->callback([&run, verify_dir, verify_names, verify_task, verify_threads] {
+        run = [=] { return run_verify(*verify_dir, *verify_names, *verify_task, *verify_threads); };
     });
 
     auto stats_dir = std::make_shared<std::string>();

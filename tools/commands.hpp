@@ -46,5 +46,6 @@ void add_bench_commands(CLI::App& app, Runner& run);
 void add_adjudicate_commands(CLI::App& app, Runner& run);
 void add_line_commands(CLI::App& app, Runner& run);  // bench index, bench format (after add_probe_commands)
 void add_serve_commands(CLI::App& app, Runner& run);
+void add_plan_commands(CLI::App& app, Runner& run);  // plan (a build as a workflow)
 
 }  // namespace dtb::cli

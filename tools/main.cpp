@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     add_rules_commands(app, run);
     add_index_commands(app, run);
     add_gen_commands(app, run);
+    add_plan_commands(app, run);
     add_probe_commands(app, run);
     add_bench_commands(app, run);
     add_adjudicate_commands(app, run);

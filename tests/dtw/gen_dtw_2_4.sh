@@ -5,21 +5,25 @@
 # (every table the next material does not read goes to a scratch copy and back), killed or not,
 # dtb probe --dtw reads the published longest wins, and dtb probe --moves --dtw gives each move
 # the distance of the position after it.
-# Usage: gen_dtw_2_4.sh DTB WORKDIR
+# The .wdl files of the one-thread build are also compared with WDL_REFERENCE, a plain
+# `dtb gen --pieces 4` on every core: the WDL bytes depend neither on the thread count nor on --dtw.
+# Usage: gen_dtw_2_4.sh DTB WORKDIR WDL_REFERENCE
 set -euo pipefail
 dtb=$1
 work=$2
+reference=$3
 rm -rf "$work"
 mkdir -p "$work"
 "$dtb" gen --pieces 4 --dtw --threads 1 --out "$work/one" 2>/dev/null
-"$dtb" gen --pieces 4 --dtw --threads 2 --out "$work/two" 2>/dev/null
+for f in "$reference"/*.wdl; do cmp "$f" "$work/one/$(basename "$f")"; done
+[ "$(ls "$work"/one/*.wdl | wc -l)" = "$(ls "$reference"/*.wdl | wc -l)" ] || { echo "not the reference's .wdl files"; exit 1; }
+# Two threads under a tiny --memory: neither changes a byte.
+"$dtb" gen --pieces 4 --dtw --threads 2 --memory 0.000001 --out "$work/two" 2>"$work/two-first.log"
+grep -q "scratch copy loaded" "$work/two-first.log" || { echo "--memory moved no table out and back"; exit 1; }
 for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/two/$(basename "$f")"; done
 [ "$(ls "$work"/one/*.dtw | wc -l)" = 41 ] || { echo "expected 41 .dtw files"; exit 1; }
+[ ! -e "$work/two/.dtb-spill" ] || { echo "scratch copies left behind"; exit 1; }
 rm "$work/two/MMvMM.dtw" "$work/two/KMvM.dtw"
-"$dtb" gen --pieces 4 --dtw --memory 0.000001 --out "$work/three" 2>"$work/three.log"
-grep -q "scratch copy loaded" "$work/three.log" || { echo "--memory moved no table out and back"; exit 1; }
-for f in "$work"/one/*.dtw "$work"/one/*.wdl; do cmp "$f" "$work/three/$(basename "$f")"; done
-[ ! -e "$work/three/.dtb-spill" ] || { echo "scratch copies left behind"; exit 1; }
 "$dtb" gen --pieces 4 --dtw --memory 0.000001 --out "$work/killed" 2>/dev/null & pid=$!
 sleep 4; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
 "$dtb" stats --db "$work/killed" >/dev/null

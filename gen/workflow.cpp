@@ -1,0 +1,319 @@
+#include "gen/workflow.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "gen/builder.hpp"
+#include "gen/memory_plan.hpp"
+#include "index/position_index.hpp"
+#include "probe/format.hpp"
+
+namespace dtb {
+namespace {
+
+// Rates measured here (docs/WORKFLOW.md, "Estimates"): the CPU seconds a position took in the 2-6
+// WDL build, and what a --dtw build adds (the 2-5 DTW pass took 0.92 times the WDL build); the
+// compressed bytes a position of the 2-6 .wdl files (802,510,375 bytes, 47,812,145,845 positions)
+// and the .dtw files' size against the .wdl files on 2-5 (54,099,157 against 30,301,852 bytes).
+constexpr double kWdlCpuSecondsPerPosition = 2.0 / 10.6e6;
+constexpr double kDtwCpuFactor = 0.92;
+constexpr double kWdlBytesPerPosition = 802'510'375.0 / 47'812'145'845.0;
+constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
+
+const std::string kPlanMagic = "# dtb plan";
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (const std::string& s : items) {
+        if (!out.empty()) out += ',';
+        out += s;
+    }
+    return out;
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> out;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, sep))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+std::vector<std::string> files_of(const Material& m, bool dtw) {
+    std::vector<std::string> out{format::wdl_file_name(m)};
+    if (dtw) out.push_back(format::dtw_file_name(m));
+    return out;
+}
+
+// Every material whose table is in memory at some moment of reading `inputs` back from their
+// files: their capture positions are resolved by search through the smaller materials, and a DTW
+// read through every material one move away.
+std::set<Material> read_back_closure(const std::set<Material>& inputs, bool dtw) {
+    std::set<Material> out;
+    std::vector<Material> stack(inputs.begin(), inputs.end());
+    while (!stack.empty()) {
+        const Material m = stack.back();
+        stack.pop_back();
+        if (!out.insert(m).second) continue;
+        for (const Material& side : {m, m.mirror()})
+            for (const Material& s : dtw ? successor_materials(side) : capture_successor_materials(side))
+                stack.push_back(s);
+    }
+    return out;
+}
+
+class PlanMaker {
+public:
+    explicit PlanMaker(const WorkflowOptions& options)
+        : options_(options),
+          order_(build_order(options)),
+          memory_(order_, options.dtw, 0, [this](const Material& m) { return positions(m); }) {}
+
+    WorkflowPlan make() {
+        WorkflowPlan plan{options_, {}};
+        std::set<Material> seen;
+        WorkflowTask group;
+        for (const Material& m : order_) {
+            if (seen.count(m)) continue;
+            seen.insert(m);
+            seen.insert(m.mirror());
+            if (m.pieces() <= options_.group_pieces) {
+                add_pair(group, m);
+                continue;
+            }
+            WorkflowTask task;
+            task.id = m.name();
+            add_pair(task, m);
+            plan.tasks.push_back(finish(std::move(task)));
+        }
+        if (!group.materials.empty()) {
+            group.id = "upto" + std::to_string(group.pieces());
+            plan.tasks.insert(plan.tasks.begin(), finish(std::move(group)));
+        }
+        return plan;
+    }
+
+private:
+    static std::vector<Material> build_order(const WorkflowOptions& o) {
+        BuildOptions b;
+        b.max_pieces = o.max_pieces;
+        b.max_per_side = o.max_per_side;
+        b.only = o.only;
+        return build_plan(b);
+    }
+
+    std::uint64_t positions(const Material& m) {
+        auto [it, added] = positions_.try_emplace(m, 0);
+        if (added) it->second = PositionIndex(m).size();
+        return it->second;
+    }
+
+    void add_pair(WorkflowTask& task, const Material& m) {
+        task.materials.push_back(m);
+        if (m.mirror() != m) task.materials.push_back(m.mirror());
+    }
+
+    WorkflowTask finish(WorkflowTask task) {
+        const std::set<Material> own(task.materials.begin(), task.materials.end());
+        std::set<Material> inputs;
+        std::uint64_t solver = 0;
+        for (const Material& m : task.materials) {
+            task.positions += positions(m);
+            for (const std::string& f : files_of(m, options_.dtw)) task.outputs.push_back(f);
+            for (const Material& s : successor_materials(m))
+                if (!own.count(s)) inputs.insert(s);
+            solver = std::max(solver, memory_.solver_bytes(m));
+        }
+        for (const Material& m : inputs)
+            for (const std::string& f : files_of(m, options_.dtw)) task.inputs.push_back(f);
+        std::uint64_t tables = 0;
+        for (const Material& m : read_back_closure(inputs, options_.dtw))
+            for (const bool dtw : {false, true})
+                if (!dtw || options_.dtw) tables += memory_.table_bytes({m, dtw});
+        // The task's own finished pairs stay in memory while later pairs of a group read them.
+        for (const Material& m : task.materials) tables += memory_.table_bytes({m, false});
+        task.memory_bytes = tables + solver;
+        task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition *
+                           (options_.dtw ? 1 + kDtwCpuFactor : 1.0);
+        return task;
+    }
+
+    const WorkflowOptions& options_;
+    std::map<Material, std::uint64_t> positions_;  // declared before memory_, which reads it
+    std::vector<Material> order_;
+    MemoryPlan memory_;
+};
+
+std::uint64_t mem_mb(const WorkflowTask& t) { return t.memory_bytes / (1u << 20) + 64; }  // + the process itself
+
+std::string material_names(const std::vector<Material>& ms) {
+    std::vector<std::string> names;
+    for (const Material& m : ms) names.push_back(m.name());
+    return join(names);
+}
+
+[[noreturn]] void bad_plan(const std::filesystem::path& path, std::size_t line, const std::string& what) {
+    throw std::runtime_error(path.string() + ":" + std::to_string(line) + ": " + what +
+                             " (not a plan written by dtb plan; write it again)");
+}
+
+WorkflowOptions parse_options_line(const std::filesystem::path& path, const std::string& line) {
+    if (line.rfind(kPlanMagic, 0) != 0) bad_plan(path, 1, "no '" + kPlanMagic + "' line");
+    WorkflowOptions o;
+    std::istringstream in(line.substr(kPlanMagic.size()));
+    std::string word;
+    std::set<std::string> found;
+    while (in >> word) {
+        const auto eq = word.find('=');
+        if (eq == std::string::npos) bad_plan(path, 1, "'" + word + "' is not KEY=VALUE");
+        const std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+        int number = 0;
+        if (std::sscanf(value.c_str(), "%d", &number) != 1) bad_plan(path, 1, "'" + word + "' is not a number");
+        if (key == "pieces") o.max_pieces = number;
+        else if (key == "max_per_side") o.max_per_side = number;
+        else if (key == "dtw") o.dtw = number != 0;
+        else if (key == "group_pieces") o.group_pieces = number;
+        else if (key == "task_threads") o.task_threads = number;
+        else continue;  // a later version's option: ignored
+        found.insert(key);
+    }
+    if (!found.count("pieces") || !found.count("dtw")) bad_plan(path, 1, "the options line lacks pieces= or dtw=");
+    return o;
+}
+
+std::vector<Material> parse_material_list(const std::filesystem::path& path, std::size_t line, const std::string& text) {
+    std::vector<Material> out;
+    for (const std::string& name : split(text, ',')) {
+        const auto m = parse_material(name);
+        if (!m) bad_plan(path, line, "unknown material '" + name + "'");
+        out.push_back(*m);
+    }
+    if (out.empty()) bad_plan(path, line, "a task without materials");
+    return out;
+}
+
+std::string quoted_list(const std::vector<std::string>& files) {
+    std::string out;
+    for (const std::string& f : files) out += (out.empty() ? "\"" : ", \"") + f + "\"";
+    return out;
+}
+
+}  // namespace
+
+const WorkflowTask* WorkflowPlan::find(const std::string& id) const {
+    for (const WorkflowTask& t : tasks)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+WorkflowPlan make_workflow_plan(const WorkflowOptions& options) { return PlanMaker(options).make(); }
+
+void write_plan_tsv(const WorkflowPlan& plan, std::ostream& out) {
+    const WorkflowOptions& o = plan.options;
+    out << kPlanMagic << " pieces=" << o.max_pieces << " max_per_side=" << o.max_per_side << " dtw=" << (o.dtw ? 1 : 0)
+        << " group_pieces=" << o.group_pieces << " task_threads=" << o.task_threads << '\n';
+    out << "task\tpieces\tmaterials\tinputs\toutputs\tpositions\tmem_mb\tcpu_seconds\n";
+    for (const WorkflowTask& t : plan.tasks) {
+        char cpu[32];
+        std::snprintf(cpu, sizeof cpu, "%.1f", t.cpu_seconds);
+        out << t.id << '\t' << t.pieces() << '\t' << material_names(t.materials) << '\t' << join(t.inputs) << '\t'
+            << join(t.outputs) << '\t' << t.positions << '\t' << mem_mb(t) << '\t' << cpu << '\n';
+    }
+}
+
+WorkflowPlan read_plan_tsv(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path.string() + " (write it with dtb plan)");
+    std::string line;
+    if (!std::getline(in, line)) bad_plan(path, 1, "empty file");
+    WorkflowPlan plan{parse_options_line(path, line), {}};
+    if (!std::getline(in, line) || line.rfind("task\t", 0) != 0) bad_plan(path, 2, "no header row");
+    for (std::size_t number = 3; std::getline(in, line); ++number) {
+        std::vector<std::string> fields;
+        std::istringstream cells(line);
+        for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
+        if (fields.size() != 8) bad_plan(path, number, "expected 8 tab-separated fields");
+        WorkflowTask t;
+        t.id = fields[0];
+        t.materials = parse_material_list(path, number, fields[2]);
+        t.inputs = split(fields[3], ',');
+        t.outputs = split(fields[4], ',');
+        try {
+            t.positions = std::stoull(fields[5]);
+            t.memory_bytes = std::stoull(fields[6]) << 20;
+            t.cpu_seconds = std::stod(fields[7]);
+        } catch (const std::logic_error&) {
+            bad_plan(path, number, "a number field is not a number");
+        }
+        plan.tasks.push_back(std::move(t));
+    }
+    if (in.bad()) throw std::runtime_error("cannot read " + path.string());
+    if (plan.tasks.empty()) bad_plan(path, 3, "no task");
+    return plan;
+}
+
+void write_makefile(const WorkflowPlan& plan, const std::string& dtb, std::ostream& out) {
+    out << "# Written by dtb plan: builds the databases of plan.tsv here, each task once its inputs exist.\n"
+           "#   make -j2            (or make -jN DTB=/path/to/dtb)\n"
+           "# make schedules by job count only: the memory each task needs is in plan.tsv (mem_mb).\n"
+        << "DTB ?= " << dtb << "\nTASK_THREADS ?= " << plan.options.task_threads << "\n\n.PHONY: all\nall:";
+    for (const WorkflowTask& t : plan.tasks) out << ' ' << t.outputs.front();
+    out << "\n\n";
+    for (const WorkflowTask& t : plan.tasks) {
+        for (const std::string& f : t.outputs) out << f << ' ';
+        out << "&:";
+        for (const std::string& f : t.inputs) out << ' ' << f;
+        out << "\n\t$(DTB) gen --task " << t.id << " --out . --threads $(TASK_THREADS)\n\n";
+    }
+}
+
+void write_snakefile(const WorkflowPlan& plan, const std::string& dtb, std::ostream& out) {
+    out << "# Written by dtb plan: builds the databases of plan.tsv here, each task once its inputs exist.\n"
+           "#   snakemake --cores 2 [--resources mem_mb=N]      (one machine)\n"
+           "#   snakemake --slurm --jobs 50 --default-resources slurm_partition=NAME   (a Slurm cluster)\n"
+           "# --config dtb=/path/to/dtb changes the executable.\n"
+        << "DTB = config.get(\"dtb\", \"" << dtb << "\")\n\nrule all:\n    input:\n";
+    for (const WorkflowTask& t : plan.tasks) out << "        " << quoted_list(t.outputs) << ",\n";
+    for (const WorkflowTask& t : plan.tasks) {
+        out << "\nrule task_" << t.id << ":\n";
+        if (!t.inputs.empty()) out << "    input: " << quoted_list(t.inputs) << '\n';
+        out << "    output: " << quoted_list(t.outputs) << "\n    threads: " << plan.options.task_threads
+            << "\n    resources: mem_mb=" << mem_mb(t) << ", runtime=" << static_cast<std::uint64_t>(t.cpu_seconds / 60) + 10
+            << "\n    shell: \"{DTB} gen --task " << t.id << " --out . --threads {threads}\"\n";
+    }
+}
+
+void write_estimate(const WorkflowPlan& plan, std::ostream& out) {
+    struct Row {
+        std::uint64_t tasks = 0, positions = 0, largest_memory = 0;
+        double cpu_seconds = 0;
+    };
+    std::map<int, Row> rows;
+    for (const WorkflowTask& t : plan.tasks) {
+        Row& r = rows[t.pieces()];
+        ++r.tasks;
+        r.positions += t.positions;
+        r.cpu_seconds += t.cpu_seconds;
+        r.largest_memory = std::max(r.largest_memory, t.memory_bytes);
+    }
+    const double bytes_factor = plan.options.dtw ? 1 + kDtwBytesFactor : 1.0;
+    out << "pieces\ttasks\tpositions\tcpu_hours\tbytes_on_disk\tlargest_task_gib\n";
+    for (const auto& [pieces, r] : rows) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%d\t%" PRIu64 "\t%.3g\t%.1f\t%.3g\t%.1f\n", pieces, r.tasks,
+                      static_cast<double>(r.positions), r.cpu_seconds / 3600,
+                      static_cast<double>(r.positions) * kWdlBytesPerPosition * bytes_factor,
+                      static_cast<double>(r.largest_memory) / (1u << 30));
+        out << line;
+    }
+}
+
+}  // namespace dtb

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# dtb plan and dtb gen --task from the command line, with the real engines: the 2-4 plan run by
+# make -j2 and by Snakemake gives the bytes of dtb gen (REFERENCE, the db4 fixture); a task is
+# idempotent, names a missing input, refuses to run twice at once or beside a whole-folder build;
+# a task killed under Snakemake resumes on the rerun with the same bytes.
+# Usage: workflow_cli.sh DTB REFERENCE WORKDIR
+set -euo pipefail
+dtb=$1
+reference=$2
+work=$3
+export USER=${USER:-$(id -un)}  # Snakemake 7 needs it
+rm -rf "$work"
+mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+
+expect_code() {  # expected-code description command...
+  local want=$1 what=$2; shift 2
+  set +e; "$@" >"$work/out" 2>"$work/err"; local got=$?; set -e
+  [ "$got" = "$want" ] || fail "$what: exit $got, expected $want; stderr: $(cat "$work/err")"
+}
+
+kill_tree() {  # pid: the process and its descendants (a flock holding a lock runs its command as a child)
+  local child
+  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+
+same_as_reference() {  # folder description
+  local n=0
+  for f in "$reference"/*.wdl; do
+    cmp -s "$f" "$1/$(basename "$f")" || fail "$2: $(basename "$f") differs from dtb gen's"
+    n=$((n + 1))
+  done
+  [ "$(ls "$1"/*.wdl | wc -l)" = "$n" ] || fail "$2: not the same set of files as dtb gen"
+  ls "$1"/*.tmp >/dev/null 2>&1 && fail "$2: temporary files left"
+  ls -d "$1"/.dtb-spill* >/dev/null 2>&1 && fail "$2: scratch copies left"
+  return 0
+}
+
+# The plan: one group task of 2-3 pieces, one task per 4-piece pair.
+expect_code 0 "plan" "$dtb" plan --pieces 4 --group-pieces 3 --out "$work/make"
+for f in plan.tsv Makefile Snakefile; do [ -s "$work/make/$f" ] || fail "dtb plan wrote no $f"; done
+tasks=$(($(wc -l <"$work/make/plan.tsv") - 2))
+[ "$tasks" -gt 10 ] || fail "only $tasks tasks"
+
+# make -j2: the same bytes as dtb gen.
+(cd "$work/make" && make -j2 TASK_THREADS=1 >"$work/make.log" 2>&1) || { cat "$work/make.log"; fail "make -j2"; }
+same_as_reference "$work/make" "make -j2"
+(cd "$work/make" && make -q) || fail "make sees work left after a full run"
+
+# A finished task does nothing; one that does not exist or with options the plan fixes is refused.
+expect_code 0 "a finished task" "$dtb" gen --task KKvKK --out "$work/make"
+grep -q "finished already" "$work/err" || fail "a finished task did not say so: $(cat "$work/err")"
+expect_code 2 "an unknown task" "$dtb" gen --task KXvK --out "$work/make"
+expect_code 2 "--task with --pieces" "$dtb" gen --task KKvKK --pieces 4 --out "$work/make"
+expect_code 3 "--task without a plan" "$dtb" gen --task KKvKK --out "$work/nowhere"
+expect_code 0 "verify --task" "$dtb" verify --task KKvKK --db "$work/make"
+grep -q "^ok" "$work/out" || fail "verify --task: $(cat "$work/out")"
+
+# A task whose input is missing stops before any work, naming the file.
+expect_code 0 "second plan" "$dtb" plan --pieces 4 --group-pieces 3 --out "$work/partial"
+expect_code 3 "a task without its inputs" "$dtb" gen --task KKvKK --out "$work/partial"
+grep -q "KvKK.wdl: missing" "$work/err" || fail "the missing input is not named: $(cat "$work/err")"
+ls "$work/partial"/*.wdl >/dev/null 2>&1 && fail "a task without its inputs wrote something"
+
+# One task at a time per task; tasks beside a whole-folder build are refused, and the reverse.
+expect_code 0 "the group task" "$dtb" gen --task upto3 --out "$work/partial"
+# A running task KKvKK, as far as the locks go: the folder's lock shared, its own exclusive.
+flock -s "$work/partial/.dtb-gen.lock" flock "$work/partial/.dtb-task-KKvKK.lock" sleep 30 & holder=$!
+sleep 0.5
+expect_code 3 "the same task twice" "$dtb" gen --task KKvKK --out "$work/partial"
+grep -q "task KKvKK is running already" "$work/err" || fail "second run of a task: $(cat "$work/err")"
+expect_code 3 "a whole build beside a task" "$dtb" gen --pieces 4 --out "$work/partial"
+grep -q "another dtb gen is writing" "$work/err" || fail "whole build beside a task: $(cat "$work/err")"
+expect_code 0 "another task beside it" "$dtb" gen --task KvKKK --out "$work/partial"
+kill_tree "$holder"; wait "$holder" 2>/dev/null || true
+flock "$work/partial/.dtb-gen.lock" sleep 30 & holder=$!
+sleep 0.5
+expect_code 3 "a task beside a whole build" "$dtb" gen --task KKvKK --out "$work/partial"
+grep -q "whole folder is writing" "$work/err" || fail "task beside a whole build: $(cat "$work/err")"
+kill_tree "$holder"; wait "$holder" 2>/dev/null || true
+
+# Snakemake on this machine: the same bytes; a task killed half-way resumes on the rerun.
+command -v snakemake >/dev/null || fail "snakemake is not installed (scripts/install-deps.sh installs it)"
+expect_code 0 "plan for snakemake" "$dtb" plan --pieces 4 --group-pieces 3 --out "$work/snake"
+(cd "$work/snake" && snakemake --cores 2 --quiet >"$work/snake.log" 2>&1) || { cat "$work/snake.log"; fail "snakemake"; }
+same_as_reference "$work/snake" "snakemake --cores 2"
+
+expect_code 0 "plan for the killed run" "$dtb" plan --pieces 4 --group-pieces 3 --out "$work/killed"
+(cd "$work/killed" && exec snakemake --cores 1 >"$work/killed.log" 2>&1) & engine=$!
+victim=""
+for _ in $(seq 600); do
+  victim=$(pgrep -f -- "gen --task [KM]+v[KM]+ --out \. " | head -n 1 || true)
+  [ -n "$victim" ] && break
+  sleep 0.1
+done
+[ -n "$victim" ] || fail "no 4-piece task seen running under snakemake"
+sleep 0.3
+kill -9 "$victim" 2>/dev/null || true
+wait "$engine" && fail "snakemake succeeded although a task was killed"
+(cd "$work/killed" && snakemake --cores 2 --quiet --rerun-incomplete >"$work/killed2.log" 2>&1) || { cat "$work/killed2.log"; fail "snakemake rerun"; }
+same_as_reference "$work/killed" "snakemake after a killed task"
+echo "workflow_cli: all checks passed"

@@ -1,0 +1,146 @@
+// dtb plan's tasks without building anything: every material once, inputs made by earlier tasks,
+// the grouping of small pairs, and plan.tsv read back as written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "gen/workflow.hpp"
+#include "probe/format.hpp"
+
+namespace dtb {
+namespace {
+
+namespace fs = std::filesystem;
+
+Material named(const char* name) { return *parse_material(name); }
+
+WorkflowPlan plan_of(int pieces, int group_pieces, bool dtw = false) {
+    WorkflowOptions o;
+    o.max_pieces = pieces;
+    o.group_pieces = group_pieces;
+    o.dtw = dtw;
+    return make_workflow_plan(o);
+}
+
+TEST(Workflow, EveryMaterialIsBuiltByExactlyOneTask) {
+    const WorkflowPlan plan = plan_of(4, 3);
+    std::multiset<Material> built;
+    std::set<std::string> outputs;
+    for (const WorkflowTask& t : plan.tasks)
+        for (const Material& m : t.materials) {
+            built.insert(m);
+            outputs.insert(format::wdl_file_name(m));
+        }
+    const auto all = materials_in_build_order(4);
+    EXPECT_EQ(built.size(), all.size());
+    for (const Material& m : all) EXPECT_EQ(built.count(m), 1u) << m.name();
+    for (const WorkflowTask& t : plan.tasks)
+        for (const std::string& f : t.outputs) EXPECT_TRUE(outputs.count(f)) << f;
+}
+
+TEST(Workflow, EveryInputIsWrittenByAnEarlierTask) {
+    for (const bool dtw : {false, true}) {
+        const WorkflowPlan plan = plan_of(5, 3, dtw);
+        std::set<std::string> written;
+        for (const WorkflowTask& t : plan.tasks) {
+            for (const std::string& f : t.inputs) EXPECT_TRUE(written.count(f)) << t.id << " reads " << f;
+            for (const std::string& f : t.outputs) EXPECT_TRUE(written.insert(f).second) << f << " written twice";
+        }
+    }
+}
+
+// Worked out by hand (as in the memory plan's test): from KMvK white only promotes (KKvK, black to
+// move: KvKK); from KvKM white takes the man (KvK) or the king (MvK, black's man alone).
+TEST(Workflow, APairTaskReadsWhatBothSidesReachInOneMove) {
+    const WorkflowPlan plan = plan_of(3, 2, true);
+    const auto pair = std::find_if(plan.tasks.begin(), plan.tasks.end(), [](const WorkflowTask& t) {
+        return std::find(t.materials.begin(), t.materials.end(), named("KMvK")) != t.materials.end();
+    });
+    ASSERT_NE(pair, plan.tasks.end());
+    const WorkflowTask* t = plan.find(pair->id);
+    ASSERT_EQ(t, &*pair);
+    EXPECT_EQ(std::set<Material>(t->materials.begin(), t->materials.end()), (std::set<Material>{named("KMvK"), named("KvKM")}));
+    EXPECT_EQ(std::set<std::string>(t->inputs.begin(), t->inputs.end()),
+              (std::set<std::string>{"KvK.wdl", "KvK.dtw", "KvKK.wdl", "KvKK.dtw", "MvK.wdl", "MvK.dtw"}));
+    EXPECT_EQ(std::set<std::string>(t->outputs.begin(), t->outputs.end()),
+              (std::set<std::string>{"KMvK.wdl", "KMvK.dtw", "KvKM.wdl", "KvKM.dtw"}));
+    EXPECT_GT(t->memory_bytes, 0u);
+    EXPECT_GT(t->cpu_seconds, 0);
+}
+
+// 4 pieces, two a side at least one: the pairs of more than three pieces are their own tasks, the
+// rest one group; counted independently of the planner from the list of materials.
+TEST(Workflow, SmallPairsFormOneTaskTheOthersOneEach) {
+    const WorkflowPlan plan = plan_of(4, 3);
+    std::set<std::set<Material>> four_piece_pairs;
+    for (const Material& m : materials_in_build_order(4))
+        if (m.pieces() == 4) four_piece_pairs.insert({m, m.mirror()});
+    ASSERT_EQ(plan.tasks.size(), four_piece_pairs.size() + 1);
+    EXPECT_EQ(plan.tasks.front().id, "upto3");
+    for (const Material& m : plan.tasks.front().materials) EXPECT_LE(m.pieces(), 3) << m.name();
+    EXPECT_TRUE(plan.tasks.front().inputs.empty());
+    for (std::size_t i = 1; i < plan.tasks.size(); ++i) {
+        const WorkflowTask& t = plan.tasks[i];
+        EXPECT_EQ(t.id, t.materials.front().name());
+        EXPECT_TRUE(four_piece_pairs.count({t.materials.front(), t.materials.back()})) << t.id;
+    }
+    EXPECT_EQ(plan_of(4, 4).tasks.size(), 1u);
+}
+
+TEST(Workflow, PlanTsvReadsBackAsWritten) {
+    const WorkflowPlan plan = plan_of(4, 3, true);
+    const fs::path path = fs::temp_directory_path() / ("dtb-plan-" + std::to_string(::getpid()) + ".tsv");
+    {
+        std::ofstream out(path);
+        write_plan_tsv(plan, out);
+    }
+    const WorkflowPlan back = read_plan_tsv(path);
+    EXPECT_EQ(back.options.max_pieces, 4);
+    EXPECT_EQ(back.options.group_pieces, 3);
+    EXPECT_TRUE(back.options.dtw);
+    ASSERT_EQ(back.tasks.size(), plan.tasks.size());
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+        EXPECT_EQ(back.tasks[i].id, plan.tasks[i].id);
+        EXPECT_EQ(back.tasks[i].materials, plan.tasks[i].materials);
+        EXPECT_EQ(back.tasks[i].inputs, plan.tasks[i].inputs);
+        EXPECT_EQ(back.tasks[i].outputs, plan.tasks[i].outputs);
+        EXPECT_EQ(back.tasks[i].positions, plan.tasks[i].positions);
+    }
+    fs::remove(path);
+}
+
+TEST(Workflow, ADamagedPlanTsvIsRefusedWithItsLine) {
+    const fs::path path = fs::temp_directory_path() / ("dtb-plan-bad-" + std::to_string(::getpid()) + ".tsv");
+    std::ostringstream good;
+    write_plan_tsv(plan_of(3, 2), good);
+    const std::string text = good.str();
+    const auto cases = std::map<std::string, std::string>{
+        {"", ":1:"},
+        {"not a plan\n", ":1:"},
+        {text.substr(0, text.find('\n') + 1), ":2:"},
+        {text + "KXvK\t3\tKXvK\t\tKXvK.wdl\t1\t1\t1\n", "unknown material 'KXvK'"},
+        {text + "KMvK\t3\tKMvK\n", "expected 8 tab-separated fields"},
+    };
+    for (const auto& [content, expected] : cases) {
+        std::ofstream(path) << content;
+        try {
+            read_plan_tsv(path);
+            ADD_FAILURE() << "accepted: " << content;
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+        }
+    }
+    fs::remove(path);
+    EXPECT_THROW(read_plan_tsv(path), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace dtb

@@ -1,0 +1,102 @@
+// `dtb plan`: the build of `dtb gen` as a workflow of tasks for make, Snakemake or Slurm.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <system_error>
+
+#include "gen/workflow.hpp"
+#include "tools/commands.hpp"
+
+namespace dtb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PlanOptions {
+    std::string out = "db";
+    std::vector<std::string> materials;
+    WorkflowOptions workflow;
+    bool estimate = false;
+};
+
+// Written whole or not at all: a workflow engine must never read half a Makefile.
+void write_atomically(const fs::path& path, const std::string& text) {
+    const fs::path temp = path.string() + ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) throw std::runtime_error("cannot write " + temp.string());
+    }
+    fs::rename(temp, path);
+}
+
+// The executable the generated files call: this one, by absolute path.
+std::string this_executable() {
+    std::error_code error;
+    const fs::path self = fs::canonical("/proc/self/exe", error);
+    return error ? std::string("dtb") : self.string();
+}
+
+int run_plan(PlanOptions o) {
+    for (const std::string& name : o.materials) {
+        const auto m = parse_material(name);
+        if (!m) throw std::invalid_argument("unknown material name '" + name + "' (expected e.g. KMvK, MMvM)");
+        o.workflow.only.push_back(*m);
+    }
+    const WorkflowPlan plan = make_workflow_plan(o.workflow);
+    if (o.estimate) {
+        write_estimate(plan, std::cout);
+        return kExitOk;
+    }
+    const fs::path dir = o.out;
+    fs::create_directories(dir);
+    const std::string dtb = this_executable();
+    std::ostringstream tsv, makefile, snakefile;
+    write_plan_tsv(plan, tsv);
+    write_makefile(plan, dtb, makefile);
+    write_snakefile(plan, dtb, snakefile);
+    write_atomically(dir / "plan.tsv", tsv.str());
+    write_atomically(dir / "Makefile", makefile.str());
+    write_atomically(dir / "Snakefile", snakefile.str());
+    std::cerr << plan.tasks.size() << " tasks written to " << (dir / "plan.tsv").string() << ", with "
+              << (dir / "Makefile").string() << " and " << (dir / "Snakefile").string() << '\n';
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_plan_commands(CLI::App& app, Runner& run) {
+    auto o = std::make_shared<PlanOptions>();
+    auto* plan = app.add_subcommand(
+        "plan", "Write the build of dtb gen as a workflow: DIR/plan.tsv, DIR/Makefile and DIR/Snakefile");
+    plan->add_option("-n,--pieces", o->workflow.max_pieces, "Largest number of pieces")
+        ->check(CLI::Range(2, 8))
+        ->capture_default_str();
+    plan->add_option("-o,--out", o->out, "Database folder: the workflow files go there, and the databases")
+        ->capture_default_str();
+    plan->add_option("--max-per-side", o->workflow.max_per_side, "Largest number of pieces per side")
+        ->check(CLI::Range(1, 20))
+        ->capture_default_str();
+    plan->add_option("-m,--material", o->materials, "Plan only these materials (e.g. KMvK) and what they need");
+    plan->add_flag("--dtw", o->workflow.dtw, "The tasks write .dtw files (distance to win) too");
+    plan->add_option("--group-pieces", o->workflow.group_pieces,
+                     "Material pairs of at most this many pieces form one task (a workflow engine's cost per "
+                     "job would dominate them)")
+        ->check(CLI::Range(1, 8))
+        ->capture_default_str();
+    plan->add_option("--task-threads", o->workflow.task_threads, "Threads each task asks for and runs with")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    plan->add_flag("--estimate", o->estimate,
+                   "Print, per piece count, the tasks, positions, CPU hours and bytes on disk at the rates measured "
+                   "here, and the largest task's memory; write nothing");
+    plan->footer(
+        "Then: cd DIR && make -j2, or snakemake --cores 2 (snakemake --slurm on a cluster). Each task runs "
+        "dtb gen --task ID --out DIR; the files are the same as those of dtb gen. See docs/WORKFLOW.md.");
+    plan->callback([&run, o] { run = [o] { return run_plan(*o); }; });
+}
+
+}  // namespace dtb::cli
