@@ -13,6 +13,7 @@ packages=(
   chromium chromium-driver python3-selenium  # tests/serve/browser_test.py: the explorer page in a browser
   wrk                                        # scripts/bench-serve.sh
   snakemake make                             # dtb plan: the workflow engines its Snakefile and Makefile are for
+  slurm-wlm munge                            # tests/gen/workflow_slurm.sh: a single-node Slurm (scripts/slurm-local.sh)
   time
   clang libclang-rt-14-dev  # scripts/fuzz.sh: clang++ and libFuzzer (libclang_rt.fuzzer)
 )

@@ -26,7 +26,7 @@ JOBS=$(nproc)
 SANITIZER_FLAGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
                  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG")
 
-section() { printf '\n==== %s ====\n' "$*"; }
+section() { printf '\n==== %s (%s) ====\n' "$*" "$(date +%T)"; }
 
 section "dependencies"
 bash scripts/install-deps.sh

@@ -20,4 +20,6 @@ set_tests_properties(cli_line PROPERTIES LABELS gen)
 add_executable(dtw_files_slow_tests dtw/dtw_files_4_test.cpp)
 target_include_directories(dtw_files_slow_tests PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(dtw_files_slow_tests PRIVATE dtb_gen dtb_probe GTest::gtest_main)
-gtest_discover_tests(dtw_files_slow_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS slow TIMEOUT 3600)
+# It reads the build of the fixture adjudicate_dtw4 (tests/adjudicate/forced_win_tests.cmake).
+gtest_discover_tests(dtw_files_slow_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS slow TIMEOUT 3600
+  FIXTURES_REQUIRED adjudicate_dtw4 ENVIRONMENT DTB_DTW4=${DTB_ADJUDICATE_DTW4})

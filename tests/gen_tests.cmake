@@ -24,3 +24,8 @@ set_tests_properties(cli_gen_refusals PROPERTIES FIXTURES_REQUIRED db4 LABELS "g
 add_test(NAME cli_workflow_2_4 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/workflow_cli.sh $<TARGET_FILE:dtb>
          ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/workflow4)
 set_tests_properties(cli_workflow_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow" TIMEOUT 1800)
+# The same plan through snakemake --slurm on a single-node Slurm started for the test
+# (scripts/slurm-local.sh; Debian slurm-wlm and munge).
+add_test(NAME cli_workflow_slurm_2_4 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/workflow_slurm.sh $<TARGET_FILE:dtb>
+         ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/workflow-slurm4)
+set_tests_properties(cli_workflow_slurm_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow" TIMEOUT 1800)

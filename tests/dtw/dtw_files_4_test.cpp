@@ -5,6 +5,9 @@
 // included. About a minute on two cores.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "gen/dtw_solver.hpp"
 #include "gen/loader.hpp"
 #include "index/position_index.hpp"
@@ -19,21 +22,28 @@ namespace {
 
 using LossesOnlyDtwFiles = BuildTest;
 
-TEST_F(LossesOnlyDtwFiles, TwoToFourPiecesReadBackAsSolved) {
+// The files of `dtb gen --pieces 4 --dtw`: ctest's fixture adjudicate_dtw4 (DTB_DTW4), or built here.
+std::filesystem::path two_to_four_dtw_build(const std::filesystem::path& scratch) {
+    if (const char* shared = std::getenv("DTB_DTW4"); shared != nullptr && *shared != '\0') return shared;
     BuildOptions o;
-    o.dir = root_;
+    o.dir = scratch;
     o.max_pieces = 4;
     o.dtw = true;
     std::ostringstream log;
     build(o, log);
+    return scratch;
+}
+
+TEST_F(LossesOnlyDtwFiles, TwoToFourPiecesReadBackAsSolved) {
+    const std::filesystem::path dir = two_to_four_dtw_build(root_);
     const InMemoryTables solved = solve_in_memory(4, true);
     DtwTables loaded;
-    const Tablebase tb(root_);
+    const Tablebase tb(dir);
     std::uint64_t probed = 0;
     for (const Material& m : materials_in_build_order(4)) {
-        const TableFile file(root_ / format::dtw_file_name(m), format::FileKind::Dtw);
+        const TableFile file(dir / format::dtw_file_name(m), format::FileKind::Dtw);
         EXPECT_FALSE(file.header().dtw_stores_wins()) << m.name();
-        if (!loaded.contains(m)) load_finished_dtw_pair(root_, m, solved.wdl, loaded);
+        if (!loaded.contains(m)) load_finished_dtw_pair(dir, m, solved.wdl, loaded);
         const std::vector<Dtw>& expected = *solved.dtw.table(m);
         ASSERT_TRUE(*loaded.table(m) == expected) << m.name();
         const PositionIndex index(m);
