@@ -28,6 +28,8 @@ constexpr double kWdlBytesPerPosition = 802'510'375.0 / 47'812'145'845.0;
 constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
 
 const std::string kPlanMagic = "# dtb plan";
+// Where Snakemake records each task's wall time and peak memory (its `benchmark:` files).
+const std::string kBenchmarkFolder = ".dtb-benchmarks";
 
 std::string join(const std::vector<std::string>& items) {
     std::string out;
@@ -279,7 +281,8 @@ void write_snakefile(const WorkflowPlan& plan, const std::string& dtb, std::ostr
     out << "# Written by dtb plan: builds the databases of plan.tsv here, each task once its inputs exist.\n"
            "#   snakemake --cores 2 [--resources mem_mb=N]      (one machine)\n"
            "#   snakemake --slurm --jobs 50 --default-resources slurm_partition=NAME   (a Slurm cluster)\n"
-           "# --config dtb=/path/to/dtb changes the executable.\n"
+           "# --config dtb=/path/to/dtb changes the executable. Each task's wall time and peak memory\n"
+           "# (max_rss, MB) go to " << kBenchmarkFolder << "/ID.tsv.\n"
         << "DTB = config.get(\"dtb\", \"" << dtb << "\")\n\nrule all:\n    input:\n";
     for (const WorkflowTask& t : plan.tasks) out << "        " << quoted_list(t.outputs) << ",\n";
     for (const WorkflowTask& t : plan.tasks) {
@@ -287,6 +290,7 @@ void write_snakefile(const WorkflowPlan& plan, const std::string& dtb, std::ostr
         if (!t.inputs.empty()) out << "    input: " << quoted_list(t.inputs) << '\n';
         out << "    output: " << quoted_list(t.outputs) << "\n    threads: " << plan.options.task_threads
             << "\n    resources: mem_mb=" << mem_mb(t) << ", runtime=" << static_cast<std::uint64_t>(t.cpu_seconds / 60) + 10
+            << "\n    benchmark: \"" << kBenchmarkFolder << "/" << t.id << ".tsv\""
             << "\n    shell: \"{DTB} gen --task " << t.id << " --out . --threads {threads}\"\n";
     }
 }

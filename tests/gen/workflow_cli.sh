@@ -103,4 +103,7 @@ grep -q "Error in rule task_" "$work/snake.log" || fail "snakemake did not repor
 (cd "$work/snake" && snakemake --cores 2 --quiet --rerun-incomplete >"$work/snake2.log" 2>&1) ||
   { cat "$work/snake2.log"; fail "snakemake rerun"; }
 same_as_reference "$work/snake" "snakemake, a task killed, then rerun"
+# Snakemake recorded each task's time and peak memory.
+[ "$(ls "$work/snake/.dtb-benchmarks"/*.tsv | wc -l)" = "$tasks" ] || fail "not one benchmark file a task"
+head -n 1 "$work/snake/.dtb-benchmarks/KKvKK.tsv" | grep -q max_rss || fail "no max_rss in the benchmark file"
 echo "workflow_cli: all checks passed"
