@@ -69,6 +69,10 @@ struct FolderLock {
     }
 };
 
+format::FileKind kind_of(const fs::path& p) {
+    return p.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl;
+}
+
 bool has_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::wdl_file_name(m)); }
 bool has_dtw_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::dtw_file_name(m)); }
 
@@ -109,7 +113,7 @@ void check_existing_files(const fs::path& dir, std::ostream& log) {
         const bool dtw = p.extension() == format::kDtwSuffix;
         if (p.extension() != format::kWdlSuffix && !dtw) continue;
         // Throws TableError naming the file and the problem.
-        const TableFile file(p, dtw ? format::FileKind::Dtw : format::FileKind::Wdl);
+        const TableFile file(p, kind_of(p));
         const Material& m = file.header().material;
         if ((dtw ? format::dtw_file_name(m) : format::wdl_file_name(m)) != p.filename())
             throw TableError(p.string() + ": holds material " + file.header().material.name());
@@ -202,28 +206,19 @@ public:
 private:
     using Table = TableId;
 
-    std::vector<fs::path> task_outputs() const {
-        std::vector<fs::path> out;
-        for (const Material& m : memory_plan_.plan()) {
-            out.push_back(options_.dir / format::wdl_file_name(m));
-            if (options_.dtw) out.push_back(options_.dir / format::dtw_file_name(m));
-        }
-        return out;
-    }
-
     // A task whose files are all there and check block by block has nothing to do (a workflow
     // engine may run it again). What a killed run of it left is removed first; a damaged output
     // is an error, as in a whole-folder build.
     bool task_finished_already() {
         bool finished = true;
-        for (const fs::path& p : task_outputs()) {
+        for (const std::string& name : table_files(memory_plan_.plan(), options_.dtw)) {
+            const fs::path p = options_.dir / name;
             fs::remove(p.string() + ".tmp");
             if (!fs::exists(p)) {
                 finished = false;
                 continue;
             }
-            const TableFile file(p, p.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl);
-            check_every_block(file);
+            check_every_block(TableFile(p, kind_of(p)));
         }
         if (finished) log_ << "task " << options_.task << ": finished already\n" << std::flush;
         return finished;
@@ -232,20 +227,12 @@ private:
     // Every file a task reads is the finished output of another task: a missing one stops it
     // before any work, by name.
     void check_task_inputs() const {
-        const auto& own = memory_plan_.plan();
-        std::set<fs::path> inputs;
-        for (const Material& m : own)
-            for (const Material& s : successor_materials(m)) {
-                if (std::find(own.begin(), own.end(), s) != own.end()) continue;
-                inputs.insert(options_.dir / format::wdl_file_name(s));
-                if (options_.dtw) inputs.insert(options_.dir / format::dtw_file_name(s));
-            }
-        for (const fs::path& p : inputs) {
+        for (const std::string& name : table_files(materials_read_by(memory_plan_.plan()), options_.dtw)) {
+            const fs::path p = options_.dir / name;
             if (!fs::exists(p))
                 throw TableError(p.string() + ": missing; task " + options_.task +
                                  " reads it (run the task of plan.tsv that writes it first)");
-            const TableFile header_checked(p, p.extension() == format::kDtwSuffix ? format::FileKind::Dtw
-                                                                                 : format::FileKind::Wdl);
+            const TableFile header_checked(p, kind_of(p));
         }
     }
 
@@ -510,6 +497,23 @@ private:
 };
 
 }  // namespace
+
+std::vector<std::string> table_files(const std::vector<Material>& materials, bool dtw) {
+    std::vector<std::string> out;
+    for (const Material& m : materials) {
+        out.push_back(format::wdl_file_name(m));
+        if (dtw) out.push_back(format::dtw_file_name(m));
+    }
+    return out;
+}
+
+std::vector<Material> materials_read_by(const std::vector<Material>& own) {
+    std::set<Material> read;
+    for (const Material& m : own)
+        for (const Material& s : successor_materials(m))
+            if (std::find(own.begin(), own.end(), s) == own.end()) read.insert(s);
+    return {read.begin(), read.end()};
+}
 
 std::vector<Material> build_plan(const BuildOptions& options) {
     const auto all = materials_in_build_order(options.max_pieces, options.max_per_side);

@@ -40,6 +40,13 @@ struct BuildOptions {
 // Every material the plan of `options` needs, in build order (for a task: its own materials).
 std::vector<Material> build_plan(const BuildOptions& options);
 
+// The finished files of `materials`: each one's .wdl, and with `dtw` its .dtw after it.
+std::vector<std::string> table_files(const std::vector<Material>& materials, bool dtw);
+
+// The materials a build of exactly `own` reads: those either side reaches in one move, outside
+// `own` (a task's inputs).
+std::vector<Material> materials_read_by(const std::vector<Material>& own);
+
 // Runs the build; progress and summary lines go to `log` (stderr in the command line).
 // Throws on any failure; files finished before the failure stay valid.
 void build(const BuildOptions& options, std::ostream& log);

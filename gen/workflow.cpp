@@ -13,7 +13,6 @@
 #include "gen/builder.hpp"
 #include "gen/memory_plan.hpp"
 #include "index/position_index.hpp"
-#include "probe/format.hpp"
 
 namespace dtb {
 namespace {
@@ -49,16 +48,10 @@ std::vector<std::string> split(const std::string& text, char sep) {
     return out;
 }
 
-std::vector<std::string> files_of(const Material& m, bool dtw) {
-    std::vector<std::string> out{format::wdl_file_name(m)};
-    if (dtw) out.push_back(format::dtw_file_name(m));
-    return out;
-}
-
 // Every material whose table is in memory at some moment of reading `inputs` back from their
 // files: their capture positions are resolved by search through the smaller materials, and a DTW
 // read through every material one move away.
-std::set<Material> read_back_closure(const std::set<Material>& inputs, bool dtw) {
+std::set<Material> read_back_closure(const std::vector<Material>& inputs, bool dtw) {
     std::set<Material> out;
     std::vector<Material> stack(inputs.begin(), inputs.end());
     while (!stack.empty()) {
@@ -124,18 +117,14 @@ private:
     }
 
     WorkflowTask finish(WorkflowTask task) {
-        const std::set<Material> own(task.materials.begin(), task.materials.end());
-        std::set<Material> inputs;
+        const std::vector<Material> inputs = materials_read_by(task.materials);
+        task.inputs = table_files(inputs, options_.dtw);
+        task.outputs = table_files(task.materials, options_.dtw);
         std::uint64_t solver = 0;
         for (const Material& m : task.materials) {
             task.positions += positions(m);
-            for (const std::string& f : files_of(m, options_.dtw)) task.outputs.push_back(f);
-            for (const Material& s : successor_materials(m))
-                if (!own.count(s)) inputs.insert(s);
             solver = std::max(solver, memory_.solver_bytes(m));
         }
-        for (const Material& m : inputs)
-            for (const std::string& f : files_of(m, options_.dtw)) task.inputs.push_back(f);
         std::uint64_t tables = 0;
         for (const Material& m : read_back_closure(inputs, options_.dtw))
             for (const bool dtw : {false, true})

@@ -94,17 +94,6 @@ std::uint64_t encoded_bytes(const std::vector<std::uint8_t>& values, const Encod
     return bytes;
 }
 
-// The materials of `names` (e.g. "KMvK"); throws std::invalid_argument for a name that is not one.
-std::vector<Material> parse_materials(const std::vector<std::string>& names) {
-    std::vector<Material> materials;
-    for (const std::string& n : names) {
-        const auto m = parse_material(n);
-        if (!m) throw std::invalid_argument("unknown material name '" + n + "'");
-        materials.push_back(*m);
-    }
-    return materials;
-}
-
 int run_bench_format(const std::string& dir, const std::vector<std::string>& names) {
     std::vector<Material> materials = parse_materials(names);
     if (materials.empty()) materials = materials_in_folder(dir);

@@ -17,16 +17,6 @@
 namespace dtb::cli {
 namespace {
 
-std::vector<Material> parse_materials(const std::vector<std::string>& names) {
-    std::vector<Material> out;
-    for (const std::string& name : names) {
-        const auto m = parse_material(name);
-        if (!m) throw std::invalid_argument("unknown material name '" + name + "' (expected e.g. KMvK, MMvM)");
-        out.push_back(*m);
-    }
-    return out;
-}
-
 std::unique_ptr<tbb::global_control> limit_threads(int threads) {
     if (threads <= 0) return nullptr;
     return std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism,

@@ -41,11 +41,7 @@ std::string this_executable() {
 }
 
 int run_plan(PlanOptions o) {
-    for (const std::string& name : o.materials) {
-        const auto m = parse_material(name);
-        if (!m) throw std::invalid_argument("unknown material name '" + name + "' (expected e.g. KMvK, MMvM)");
-        o.workflow.only.push_back(*m);
-    }
+    o.workflow.only = parse_materials(o.materials);
     const WorkflowPlan plan = make_workflow_plan(o.workflow);
     if (o.estimate) {
         write_estimate(plan, std::cout);

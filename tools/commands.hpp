@@ -5,8 +5,11 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "index/material.hpp"
 
 namespace dtb {
 class Tablebase;
@@ -33,6 +36,9 @@ CLI::Option* add_cache_mb_option(CLI::App* cmd, std::size_t& mb, const std::stri
 const CLI::Validator& memory_gib_check();
 // Positions per block that both database files accept (format::block_size_problem).
 const CLI::Validator& block_positions_check();
+
+// The materials named (e.g. "KMvK"); std::invalid_argument (exit code 2) for a name that is not one.
+std::vector<Material> parse_materials(const std::vector<std::string>& names);
 
 // Throws std::runtime_error (exit code 3) saying what is missing when `tb`'s folder holds no
 // database (.wdl) file, or, with `dtw`, no .dtw file: for commands that cannot work without them.

@@ -26,6 +26,16 @@ bool parse_whole(const std::string& text, T& out) {
 
 }  // namespace
 
+std::vector<Material> parse_materials(const std::vector<std::string>& names) {
+    std::vector<Material> out;
+    for (const std::string& name : names) {
+        const auto m = parse_material(name);
+        if (!m) throw std::invalid_argument("unknown material name '" + name + "' (expected e.g. KMvK, MMvM)");
+        out.push_back(*m);
+    }
+    return out;
+}
+
 CLI::Option* add_cache_mb_option(CLI::App* cmd, std::size_t& mb, const std::string& description) {
     static const CLI::Validator check(
         [](std::string& text) -> std::string {
