@@ -9,6 +9,7 @@ dtb=$1
 reference=$2
 work=$3
 export USER=${USER:-$(id -un)}  # Snakemake 7 needs it
+export XDG_CACHE_HOME=$3/cache  # Snakemake's cache, not shared with another run at once
 rm -rf "$work"
 mkdir -p "$work"
 work=$(cd "$work" && pwd -P)
