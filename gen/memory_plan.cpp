@@ -4,8 +4,24 @@
 #include <utility>
 
 #include "gen/dtw_solver.hpp"
+#include "index/position_index.hpp"
 
 namespace dtb {
+namespace {
+
+// Bytes a position of a large DTW subgame: its 4-byte cell and its share of the bucket queue.
+// Measured: the DTW pass of the kings-only pair KKKvKK (42,375,200 positions) peaked at 439,936 kB
+// with the tables it read, about 10 bytes a position, 2.5 of them per position of the pair.
+constexpr std::uint64_t kDtwSubgameBytes = 8;
+
+// Positions of the largest subgame of m's pair: one men configuration of each side, all their
+// king placements. Kings-only pairs are one subgame, which the solvers' cells then span whole.
+std::uint64_t largest_subgame(const Material& m) {
+    const std::uint64_t own = PositionIndex(m).king_placements();
+    return m.mirror() == m ? own : own + PositionIndex(m.mirror()).king_placements();
+}
+
+}  // namespace
 
 MemoryPlan::MemoryPlan(std::vector<Material> plan, bool dtw, std::uint64_t limit_bytes,
                        std::function<std::uint64_t(const Material&)> positions)
@@ -28,11 +44,14 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
     return t.dtw ? n * sizeof(Dtw) : (n + 3) / 4;
 }
 
-// The WDL solver's byte a position and its packed copy; the DTW solver's distances (2 bytes a
-// position), capture bits and the cells of its subgames.
+// Per position of the pair: the WDL solver's byte and its packed copy; the DTW solver's
+// distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
+// solver's 2-byte cell and two frontier bits; the DTW solver's 4-byte cell and its bucket queue
+// (kDtwSubgameBytes, measured on kings-only pairs).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
-    return dtw_ ? pair * 5 / 2 : pair * 3 / 2;
+    const std::uint64_t subgame = largest_subgame(m);
+    return dtw_ ? pair * 5 / 2 + subgame * kDtwSubgameBytes : pair * 3 / 2 + subgame * 9 / 4;
 }
 
 MemoryPlan::NextReads MemoryPlan::next_reads(std::size_t current, const std::set<Material>& done) const {

@@ -41,7 +41,8 @@ public:
     // Bytes of a table in memory: 2 bits a position for WDL, a Dtw a position for DTW.
     std::uint64_t table_bytes(const TableId& t) const;
 
-    // Memory of the solvers for the pair of m beyond the tables they read.
+    // Memory of the solvers for the pair of m beyond the tables they read: per position of the
+    // pair, and per position of its largest subgame (whose cells each solver holds at once).
     std::uint64_t solver_bytes(const Material& m) const;
 
     // Where in the plan each table is read next after `current`: the first pair after it not in

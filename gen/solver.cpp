@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
+#include <bit>
 #include <stdexcept>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -20,7 +22,8 @@ constexpr std::uint64_t kParallelPropagateThreshold = 1 << 16;  // positions; be
                                                                 // on one thread
 // A settled position whose predecessors are still to settle. It carries its value and its kings
 // (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
-// miss) nor unranks its index.
+// miss) nor unranks its index. Small subgames queue these; large ones keep their frontier as bits
+// (24 bytes a queued position would need more memory than the cells themselves).
 struct Settled {
     KingPlacement kings;
     std::uint32_t local;
@@ -43,8 +46,26 @@ struct Cell {
 // 4 KiB, which took a fifth of the time on KKKMvK.
 struct Scratch {
     std::vector<Cell> cells;
-    std::vector<Settled> queue;  // also the frontier of a large subgame
-    tbb::enumerable_thread_specific<std::vector<Settled>> next_frontier;  // large subgames, per thread
+    std::vector<Settled> queue;  // small subgames
+};
+
+// The positions of a large subgame settled at one step of its propagation, one bit each: memory
+// bounded by the subgame's size whatever the frontier holds.
+class FrontierBits {
+public:
+    explicit FrontierBits(std::uint64_t size) : words_(vector_on_huge_pages<std::uint64_t>((size + 63) / 64, 0)) {}
+    std::uint64_t words() const { return words_.size(); }
+    std::uint64_t word(std::uint64_t w) const { return words_[w]; }
+    void set(std::uint64_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+    // Safe while other threads set bits too.
+    void set_shared(std::uint64_t i) {
+        std::atomic_ref(words_[i >> 6]).fetch_or(std::uint64_t{1} << (i & 63), std::memory_order_relaxed);
+    }
+    void clear() { std::fill(words_.begin(), words_.end(), 0); }
+    void swap(FrontierBits& other) noexcept { words_.swap(other.words_); }
+
+private:
+    std::vector<std::uint64_t> words_;
 };
 
 // The predecessors of one settled position, gathered (and their cells prefetched) one position
@@ -117,7 +138,8 @@ private:
 
     // Settles the gathered predecessors; returns through `settled` those that became losses or
     // wins (draws need not be propagated). Safe to run for several positions at once: states
-    // change only from unknown, by compare-and-swap, and counters by atomic decrement.
+    // change only from unknown, by compare-and-swap, and counters by atomic decrement. (A plain
+    // path for subgames one thread owns gained nothing measurable: propagation waits on memory.)
     template <typename Push>
     static void settle(const PendingSettle& p, Scratch& s, Push&& settled) {
         for (const auto& [kings, pred] : p.predecessors) {
@@ -165,26 +187,58 @@ private:
         }
     }
 
-    void propagate(const Subgame& g, Scratch& s) const {
-        if (g.size < kParallelPropagateThreshold) {
-            settle_queue(g, s);
-            return;
+    // A large subgame (kings only, or nearly): settles one frontier at a time, in parallel.
+    void propagate_large(const Subgame& g, Scratch& s) const {
+        FrontierBits frontier(g.size), next(g.size);
+        for (std::uint64_t local = 0; local < g.size; ++local) {
+            const auto v = static_cast<Value>(s.cells[local].state & kValueMask);
+            if (v == Value::Win || v == Value::Loss) frontier.set(local);
         }
-        // A large subgame (kings only, or nearly): settle one frontier at a time, in parallel.
-        std::vector<Settled>& frontier = s.queue;
-        while (!frontier.empty()) {
+        for (bool any = true; any;) {
+            std::atomic<bool> settled_any = false;
             tbb::this_task_arena::isolate([&] {
-                tbb::parallel_for(tbb::blocked_range<std::size_t>(0, frontier.size(), 256), [&](const auto& r) {
-                    auto& out = s.next_frontier.local();
-                    settle_range(g, frontier, r.begin(), r.end(), s, [&](const Settled& p) { out.push_back(p); });
+                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), 64), [&](const auto& r) {
+                    std::vector<Settled> part = frontier_part(g, s, frontier, r.begin(), r.end());
+                    bool pushed = false;
+                    settle_range(g, part, 0, part.size(), s, [&](const Settled& p) {
+                        next.set_shared(p.local);
+                        pushed = true;
+                    });
+                    if (pushed) settled_any.store(true, std::memory_order_relaxed);
                 });
             });
-            frontier.clear();
-            for (auto& part : s.next_frontier) {
-                frontier.insert(frontier.end(), part.begin(), part.end());
-                part.clear();
-            }
+            any = settled_any.load();
+            frontier.swap(next);
+            next.clear();
         }
+    }
+
+    // The positions of frontier words [begin, end), with their kings and values. The first frontier
+    // (every capture position among them) is dense: stepping a walker over short gaps is far
+    // cheaper than unranking each position.
+    std::vector<Settled> frontier_part(const Subgame& g, const Scratch& s, const FrontierBits& frontier,
+                                       std::uint64_t begin, std::uint64_t end) const {
+        constexpr std::uint64_t kLongestWalk = 32;
+        std::vector<Settled> part;
+        std::optional<KingPlacementWalker> walker;
+        int walker_block = -1;
+        std::uint64_t at = 0;  // the walker's king index
+        for (std::uint64_t w = begin; w != end; ++w)
+            for (std::uint64_t bits = frontier.word(w); bits; bits &= bits - 1) {
+                const std::uint64_t local = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
+                const int b = g.block_of(local);
+                const Block& block = g.blocks[b];
+                const std::uint64_t k = local - block.local_offset;
+                if (b != walker_block || k - at > kLongestWalk) {
+                    walker.emplace(layout_.index(block.side), block.men, k);
+                    walker_block = b;
+                    at = k;
+                }
+                for (; at < k; ++at) walker->next();
+                part.push_back({walker->current(), static_cast<std::uint32_t>(local),
+                                static_cast<Value>(s.cells[local].state & kValueMask)});
+            }
+        return part;
     }
 
     void init_block(const Block& block, Scratch& s) const {
@@ -207,10 +261,14 @@ private:
     void solve_subgame(const Subgame& g) {
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
-        s.queue.clear();
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
-        for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
-        propagate(g, s);
+        if (g.size < kParallelPropagateThreshold) {
+            s.queue.clear();
+            for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
+            settle_queue(g, s);
+        } else {
+            propagate_large(g, s);
+        }
         for (int b = 0; b < g.block_count; ++b) {
             const Block& block = g.blocks[b];
             const std::uint64_t n = layout_.index(block.side).king_placements();

@@ -38,10 +38,13 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     const MemoryPlan wdl(materials_in_build_order(3), false, 0, same_size);
     EXPECT_EQ(wdl.table_bytes({named("KvK"), false}), 1000u);
     EXPECT_EQ(wdl.table_bytes({named("KvK"), true}), 8000u);
-    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 12000u);
-    EXPECT_EQ(wdl.solver_bytes(named("KvK")), 6000u);  // its own mirror: one side
+    // The pair's 2 x 4000 positions at 1.5 bytes, plus its largest subgame at 2.25 bytes: one men
+    // configuration of each side, the two kings on the 49 squares the man leaves (49 x 48 each).
+    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 12000u + 2 * 49 * 48 * 9 / 4);
+    // Its own mirror: one side; kings only: one subgame, 50 x 49 positions.
+    EXPECT_EQ(wdl.solver_bytes(named("KvK")), 6000u + 50 * 49 * 9 / 4);
     const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
-    EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u);
+    EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8);
 }
 
 TEST(MemoryPlan, NextReadIsTheFirstLaterPairNotDoneThatReadsTheTable) {
@@ -60,12 +63,16 @@ TEST(MemoryPlan, NextReadIsTheFirstLaterPairNotDoneThatReadsTheTable) {
     EXPECT_EQ(next.at({named("KvK"), false}), first_reader);
     // Once that pair and its mirror are done, the next reader is a later one, or none.
     const auto after = plan.next_reads(first_reader, {order[first_reader], order[first_reader].mirror()});
-    if (auto it = after.find({named("KvK"), false}); it != after.end()) EXPECT_GT(it->second, first_reader);
+    if (auto it = after.find({named("KvK"), false}); it != after.end()) {
+        EXPECT_GT(it->second, first_reader);
+    }
     // Every entry: that pair reads the table, and no pair between reads it.
     for (const auto& [table, j] : next) {
         EXPECT_TRUE(plan.reads_of(order[j]).count(table)) << table.material.name();
         for (std::size_t k = kvk + 1; k < j; ++k)
-            if (order[k] != named("KvK")) EXPECT_FALSE(plan.reads_of(order[k]).count(table)) << table.material.name();
+            if (order[k] != named("KvK")) {
+                EXPECT_FALSE(plan.reads_of(order[k]).count(table)) << table.material.name();
+            }
     }
 }
 
@@ -83,22 +90,23 @@ TEST(MemoryPlan, UnreadTablesAreThoseNoPairStillToBuildReadsUnlessKept) {
 TEST(MemoryPlan, SpillsTablesTheCurrentPairDoesNotReadLatestReadFirstUntilItFits) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KMvK");
-    // The pair reads 3 WDL tables (3,000 bytes) and its solver needs 12,000: 15,000 bytes.
+    // The pair reads 3 WDL tables (3,000 bytes) and its solver needs 22,584 (above): 25,584 bytes.
     const std::vector<TableId> in_memory = {{named("KvK"), false}, {named("KvKK"), false}, {named("MvK"), false},
                                             {named("KKvK"), false}, {named("KMvM"), false}, {named("MvKM"), false}};
     const auto next = MemoryPlan(order, false, 0, same_size).next_reads(current, {named("KMvK"), named("KvKM")});
     // Without a limit, nothing moves.
     EXPECT_TRUE(MemoryPlan(order, false, 0, same_size).to_spill(current, next, in_memory).empty());
     // Room for everything: nothing moves.
-    EXPECT_TRUE(MemoryPlan(order, false, 18000, same_size).to_spill(current, next, in_memory).empty());
+    EXPECT_TRUE(MemoryPlan(order, false, 29000, same_size).to_spill(current, next, in_memory).empty());
     // Room for one table beyond the pair's: two of the three it does not read move, read latest first.
-    const auto spilled = MemoryPlan(order, false, 16000, same_size).to_spill(current, next, in_memory);
+    const auto spilled = MemoryPlan(order, false, 27000, same_size).to_spill(current, next, in_memory);
     ASSERT_EQ(spilled.size(), 2u);
     const auto read_at = [&](const TableId& t) { return next.count(t) ? next.at(t) : order.size(); };
     EXPECT_GE(read_at(spilled[0]), read_at(spilled[1]));
     for (const TableId& kept : {TableId{named("KKvK"), false}, TableId{named("KMvM"), false}, TableId{named("MvKM"), false}})
-        if (std::find(spilled.begin(), spilled.end(), kept) == spilled.end())
+        if (std::find(spilled.begin(), spilled.end(), kept) == spilled.end()) {
             for (const TableId& t : spilled) EXPECT_GE(read_at(t), read_at(kept));
+        }
     // Too small even for the pair: every table it does not read moves, none that it reads.
     const auto all = MemoryPlan(order, false, 1000, same_size).to_spill(current, next, in_memory);
     EXPECT_EQ(all.size(), 3u);
