@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "gen/dtw_solver.hpp"
-#include "index/position_index.hpp"
+#include "gen/pair_layout.hpp"
 
 namespace dtb {
 namespace {
@@ -13,13 +13,6 @@ namespace {
 // Measured: the DTW pass of the kings-only pair KKKvKK (42,375,200 positions) peaked at 439,936 kB
 // with the tables it read, about 10 bytes a position, 2.5 of them per position of the pair.
 constexpr std::uint64_t kDtwSubgameBytes = 8;
-
-// Positions of the largest subgame of m's pair: one men configuration of each side, all their
-// king placements. Kings-only pairs are one subgame, which the solvers' cells then span whole.
-std::uint64_t largest_subgame(const Material& m) {
-    const std::uint64_t own = PositionIndex(m).king_placements();
-    return m.mirror() == m ? own : own + PositionIndex(m.mirror()).king_placements();
-}
 
 }  // namespace
 
@@ -50,7 +43,7 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 // (kDtwSubgameBytes, measured on kings-only pairs).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
-    const std::uint64_t subgame = largest_subgame(m);
+    const std::uint64_t subgame = PairLayout::largest_subgame(m);
     return dtw_ ? pair * 5 / 2 + subgame * kDtwSubgameBytes : pair * 3 / 2 + subgame * 9 / 4;
 }
 

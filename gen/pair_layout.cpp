@@ -55,6 +55,12 @@ Subgame PairLayout::subgame(std::uint32_t c) const {
     return g;
 }
 
+std::uint64_t PairLayout::largest_subgame(const Material& m) {
+    const PositionIndex own(m);
+    if (!m.is_symmetric()) return own.king_placements() + PositionIndex(m.mirror()).king_placements();
+    return own.men_configs() == 1 ? own.king_placements() : 2 * own.king_placements();
+}
+
 Position PairLayout::position_at(const Block& b, std::uint64_t k) const {
     return compose_position(b.men, indexes_[b.side].king_placement(b.men, k));
 }

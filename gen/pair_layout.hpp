@@ -50,6 +50,10 @@ public:
     std::uint64_t total_positions() const;
 
     Subgame subgame(std::uint32_t config) const;
+    // Positions of the pair's largest subgame as subgame() builds it: the king placements of a men
+    // configuration and of its flip, or of one block where the only configuration is its own flip
+    // (a symmetric kings-only material). Builds no layout, so no size limit: for memory estimates.
+    static std::uint64_t largest_subgame(const Material& m);
     Position position_at(const Block& b, std::uint64_t king_index) const;
 
     // Calls visit(k, kings) for every king placement k of `block`, with its kings (walked, not

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <bit>
+#include <optional>
 #include <stdexcept>
 
 #include <tbb/enumerable_thread_specific.h>

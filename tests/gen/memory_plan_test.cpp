@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "gen/memory_plan.hpp"
+#include "gen/pair_layout.hpp"
 
 namespace dtb {
 namespace {
@@ -12,7 +13,8 @@ namespace {
 Material named(const char* name) { return *parse_material(name); }
 
 // Every material of this size: a WDL table is 1,000 bytes, a DTW table 8,000, a pair's WDL solver
-// 12,000 (a byte and a half a position, both sides), its DTW solver 20,000 (2.5 bytes).
+// 12,000 (a byte and a half a position, both sides) plus its largest subgame's cells, its DTW
+// solver 20,000 (2.5 bytes) plus those.
 constexpr std::uint64_t kPositions = 4000;
 std::uint64_t same_size(const Material&) { return kPositions; }
 
@@ -43,8 +45,24 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 12000u + 2 * 49 * 48 * 9 / 4);
     // Its own mirror: one side; kings only: one subgame, 50 x 49 positions.
     EXPECT_EQ(wdl.solver_bytes(named("KvK")), 6000u + 50 * 49 * 9 / 4);
+    // Its own mirror with men: one side, but a subgame holds a men configuration and its flip, the
+    // kings on the 48 squares the men leave (48 x 47 each).
+    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 6000u + 2 * 48 * 47 * 9 / 4);
     const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
     EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8);
+}
+
+// The estimate's subgame size against the subgames the solver's layout builds, every men
+// configuration of materials with and without men, symmetric or not.
+TEST(MemoryPlan, LargestSubgameIsTheLargestTheLayoutBuilds) {
+    for (const char* name : {"KvK", "KKvK", "KMvK", "KMvKM", "MvM", "MMvKM", "KKvKK"}) {
+        const Material m = named(name);
+        const PairLayout layout(m);
+        std::uint64_t largest = 0;
+        for (std::uint32_t c = 0; c < layout.index(0).men_configs(); ++c)
+            largest = std::max(largest, layout.subgame(c).size);
+        EXPECT_EQ(PairLayout::largest_subgame(m), largest) << name;
+    }
 }
 
 TEST(MemoryPlan, NextReadIsTheFirstLaterPairNotDoneThatReadsTheTable) {
