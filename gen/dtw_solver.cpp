@@ -11,6 +11,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "gen/frontier_bits.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 
@@ -82,10 +83,6 @@ Dtw DtwTables::resolve_captures(const Position& pos) const {
 
 namespace {
 
-// Positions; below this a subgame settles on one thread. Its buckets are small, and a level has
-// many such subgames to keep the threads busy.
-constexpr std::uint64_t kParallelSettleThreshold = 1 << 20;
-
 // Per-position state inside a subgame.
 constexpr std::uint8_t kWin = 1;       // WDL: win for the side to move
 constexpr std::uint8_t kLoss = 2;      // WDL: loss (neither flag: draw)
@@ -127,7 +124,8 @@ struct Scratch {
     // Each thread settling one bucket of a large subgame: what it queues, with its DTW, and its
     // gathered predecessors.
     struct InParallel {
-        std::vector<std::pair<Dtw, Queued>> queued;
+        std::vector<Queued> part;                    // the positions of its frontier words
+        std::vector<std::pair<Dtw, Queued>> queued;  // those it queues beyond the next DTW
         Gathered current, next;
     };
     tbb::enumerable_thread_specific<InParallel> in_parallel;
@@ -173,8 +171,8 @@ std::uint8_t wdl_flag(Value v) { return v == Value::Win ? kWin : v == Value::Los
 
 class DtwPairSolver {
 public:
-    DtwPairSolver(const Material& m, const ValueTables& wdl, const DtwTables& finished)
-        : finished_(finished), layout_(m) {
+    DtwPairSolver(const Material& m, const ValueTables& wdl, const DtwTables& finished, const DtwSolverOptions& options)
+        : finished_(finished), layout_(m), options_(options) {
         for (int side = 0; side < layout_.side_count(); ++side) {
             const Material& material = layout_.index(side).material();
             wdl_[side] = wdl.table(material);
@@ -261,11 +259,16 @@ private:
         for (std::uint64_t k = 0; k < n; ++k, kings.next()) {
             const std::uint64_t i = block.local_offset + k;
             const Cell& c = s.cells[i];
-            const bool fixed = (c.state & kFixed) && (c.state & (kWin | kLoss));
-            const bool bounded_win = (c.state & kWin) && c.dtw != kDtwDraw;  // by a man move
-            const bool final_loss = (c.state & kLoss) && c.pending == 0;     // no king move
-            if (fixed || bounded_win || final_loss) push(s, c.dtw, {kings.current(), static_cast<std::uint32_t>(i)});
+            if (is_seed(c)) push(s, c.dtw, {kings.current(), static_cast<std::uint32_t>(i)});
         }
+    }
+
+    // Whether initialisation already bounds the position's DTW (its bucket is c.dtw).
+    static bool is_seed(const Cell& c) {
+        const bool fixed = (c.state & kFixed) && (c.state & (kWin | kLoss));
+        const bool bounded_win = (c.state & kWin) && c.dtw != kDtwDraw;  // by a man move
+        const bool final_loss = (c.state & kLoss) && c.pending == 0;     // no king move
+        return fixed || bounded_win || final_loss;
     }
 
     // A king move from `q` leads to a position that has just settled at `d`; push(dtw, q) queues
@@ -324,35 +327,86 @@ private:
 
     // Settles positions in increasing DTW. Every step costs one ply, so a position is final when
     // its bucket comes up: a win by its shortest losing successor, a loss once all have settled.
-    // The positions of one bucket only queue positions of later buckets: a large subgame (kings
-    // only, or nearly) settles each bucket in parallel.
     void settle(const Subgame& g, Scratch& s) const {
         const auto queue = [&s](Dtw d, const Queued& q) { push(s, d, q); };
         std::vector<Queued> bucket;
         for (std::size_t d = 0; d < s.buckets.size(); ++d) {
             bucket.swap(s.buckets[d]);  // nothing is queued at d while d settles
-            const auto dtw = static_cast<Dtw>(d);
-            if (g.size < kParallelSettleThreshold)
-                settle_range<Alone>(g, bucket, 0, bucket.size(), dtw, s, s.current, s.next, queue);
-            else
-                settle_bucket_in_parallel(g, bucket, dtw, s);
+            settle_range<Alone>(g, bucket, 0, bucket.size(), static_cast<Dtw>(d), s, s.current, s.next, queue);
             bucket.clear();
             bucket.swap(s.buckets[d]);  // keeps its memory for the next subgame
         }
     }
 
-    void settle_bucket_in_parallel(const Subgame& g, const std::vector<Queued>& bucket, Dtw d, Scratch& s) const {
+    // Local numbers of a large subgame's positions by the DTW at which they may settle, beyond the
+    // next one: 4 bytes each, their kings walked again when their DTW comes up.
+    using LaterBuckets = std::vector<std::vector<std::uint32_t>>;
+
+    // The seeds of a large subgame by DTW, each bucket allocated once at its size.
+    static LaterBuckets seeds_by_dtw(const Subgame& g, const Scratch& s) {
+        std::vector<std::uint64_t> count;
+        for (std::uint64_t local = 0; local < g.size; ++local)
+            if (const Cell& c = s.cells[local]; is_seed(c)) {
+                if (count.size() <= c.dtw) count.resize(std::size_t{c.dtw} + 1);
+                ++count[c.dtw];
+            }
+        LaterBuckets later(count.size());
+        for (std::size_t d = 0; d < count.size(); ++d) later[d].reserve(count[d]);
+        for (std::uint64_t local = 0; local < g.size; ++local)
+            if (const Cell& c = s.cells[local]; is_seed(c)) later[c.dtw].push_back(static_cast<std::uint32_t>(local));
+        return later;
+    }
+
+    // The positions of one DTW settle in parallel: they only queue positions of later DTWs. Nearly
+    // all of those are queued at the next DTW, as bits; the rest (losses whose man moves bound them
+    // further) in `later`.
+    void settle_large(const Subgame& g, Scratch& s) const {
+        LaterBuckets later = seeds_by_dtw(g, s);
+        FrontierBits frontier(g.size), next(g.size);
+        bool next_any = false;
+        for (std::size_t d = 0; d < later.size() || next_any; ++d) {
+            frontier.swap(next);
+            next.clear();
+            if (d < later.size()) {
+                for (const std::uint32_t local : later[d]) frontier.set(local);
+                std::vector<std::uint32_t>().swap(later[d]);
+            }
+            next_any = settle_frontier(g, frontier, static_cast<Dtw>(d), s, next, later);
+        }
+    }
+
+    // Settles the positions of `frontier` at d; returns whether it set any bit of `next`.
+    bool settle_frontier(const Subgame& g, const FrontierBits& frontier, Dtw d, Scratch& s, FrontierBits& next,
+                         LaterBuckets& later) const {
+        std::atomic<bool> next_any = false;
         tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, bucket.size(), 256), [&](const auto& r) {
-                auto& [out, current, next] = s.in_parallel.local();
-                settle_range<Shared>(g, bucket, r.begin(), r.end(), d, s, current, next,
-                             [&out](Dtw t, const Queued& q) { out.push_back({t, q}); });
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), 64), [&](const auto& r) {
+                auto& [part, queued, current, ahead] = s.in_parallel.local();
+                part.clear();
+                for_each_frontier_position(layout_, g, frontier, r.begin(), r.end(),
+                                           [&part](std::uint64_t local, const KingPlacement& kings) {
+                                               part.push_back({kings, static_cast<std::uint32_t>(local)});
+                                           });
+                bool pushed = false;
+                settle_range<Shared>(g, part, 0, part.size(), d, s, current, ahead, [&](Dtw t, const Queued& q) {
+                    if (t == d + 1) {
+                        next.set_shared(q.local);
+                        pushed = true;
+                    } else {
+                        queued.push_back({t, q});
+                    }
+                });
+                if (pushed) next_any.store(true, std::memory_order_relaxed);
             });
         });
-        for (auto& part : s.in_parallel) {
-            for (const auto& [t, q] : part.queued) push(s, t, q);
-            part.queued.clear();
+        for (auto& in_parallel : s.in_parallel) {
+            for (const auto& [t, q] : in_parallel.queued) {
+                if (later.size() <= t) later.resize(std::size_t{t} + 1);
+                later[t].push_back(q.local);
+            }
+            in_parallel.queued.clear();
         }
+        return next_any.load();
     }
 
     void write_block(const Block& block, const Scratch& s) {
@@ -381,14 +435,22 @@ private:
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{0, 0, kDtwDraw});
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
-        for (int b = 0; b < g.block_count; ++b) seed_buckets(g.blocks[b], s);
-        settle(g, s);
+        // A small subgame's buckets are small, and a level has many such subgames to keep the
+        // threads busy. A large one's positions, queued with their kings, took 24 bytes each, six
+        // times its cells: its frontier is kept as bits.
+        if (g.size < options_.parallel_settle_positions) {
+            for (int b = 0; b < g.block_count; ++b) seed_buckets(g.blocks[b], s);
+            settle(g, s);
+        } else {
+            settle_large(g, s);
+        }
         for (int b = 0; b < g.block_count; ++b) write_block(g.blocks[b], s);
     }
 
     std::array<const PackedValues*, 2> wdl_{};  // per side: its material's values, captures resolved
     const DtwTables& finished_;
     PairLayout layout_;
+    DtwSolverOptions options_;
     std::vector<std::vector<Dtw>> dtw_;  // per side, indexed like the material
     std::vector<CaptureBits> captures_;  // per side
     tbb::enumerable_thread_specific<Scratch> scratch_;
@@ -397,9 +459,9 @@ private:
 }  // namespace
 
 std::vector<DtwMaterial> solve_dtw_pair(const Material& material, const ValueTables& wdl, const DtwTables& finished,
-                                        const ProgressCallback& progress) {
+                                        const ProgressCallback& progress, const DtwSolverOptions& options) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return DtwPairSolver(material, wdl, finished).solve(progress);
+    return DtwPairSolver(material, wdl, finished, options).solve(progress);
 }
 
 }  // namespace dtb

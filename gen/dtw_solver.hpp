@@ -115,11 +115,18 @@ private:
     std::uint64_t bytes_ = 0;
 };
 
+struct DtwSolverOptions {
+    // Subgames of at least this many positions (kings only, or nearly) settle each DTW in parallel,
+    // their frontier kept as bits; smaller ones settle from a queue on one thread. Tests lower it
+    // to take every subgame through the first way.
+    std::uint64_t parallel_settle_positions = std::uint64_t{1} << 20;
+};
+
 // DTW of `material` and, unless it is its own mirror, of its mirror (in that order).
 // `wdl` holds the values of both and of every material a capture or promotion leads to; `finished`
 // holds the DTW of the latter. Throws std::logic_error if the distances contradict `wdl`.
 // The result does not depend on the thread count.
 std::vector<DtwMaterial> solve_dtw_pair(const Material& material, const ValueTables& wdl, const DtwTables& finished,
-                                        const ProgressCallback& progress = {});
+                                        const ProgressCallback& progress = {}, const DtwSolverOptions& options = {});
 
 }  // namespace dtb

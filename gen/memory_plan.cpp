@@ -9,9 +9,11 @@
 namespace dtb {
 namespace {
 
-// Bytes a position of a large DTW subgame: its 4-byte cell and its share of the bucket queue.
-// Measured: the DTW pass of the kings-only pair KKKvKK (42,375,200 positions) peaked at 439,936 kB
-// with the tables it read, about 10 bytes a position, 2.5 of them per position of the pair.
+// Bytes a position of a large DTW subgame: its 4-byte cell, 4 bytes if initialisation bounds its
+// distance (a capture, a win by a man move, a loss with no king move; never a draw), and two
+// frontier bits. Measured: the DTW pass of the kings-only pair KKKvKK (42,375,200 positions)
+// peaked at 310,444 kB with the tables it read, about 7.3 bytes a position, 2.5 of them per
+// position of the pair.
 constexpr std::uint64_t kDtwSubgameBytes = 8;
 
 }  // namespace
@@ -39,8 +41,7 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 
 // Per position of the pair: the WDL solver's byte and its packed copy; the DTW solver's
 // distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
-// solver's 2-byte cell and two frontier bits; the DTW solver's 4-byte cell and its bucket queue
-// (kDtwSubgameBytes, measured on kings-only pairs).
+// solver's 2-byte cell and two frontier bits; the DTW solver's (kDtwSubgameBytes).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
-#include <optional>
 #include <stdexcept>
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
 #include <tbb/parallel_for.h>
 
+#include "gen/frontier_bits.hpp"
 #include "rules/movegen.hpp"
 
 namespace dtb {
@@ -47,25 +46,6 @@ struct Cell {
 struct Scratch {
     std::vector<Cell> cells;
     std::vector<Settled> queue;  // small subgames
-};
-
-// The positions of a large subgame settled at one step of its propagation, one bit each: memory
-// bounded by the subgame's size whatever the frontier holds.
-class FrontierBits {
-public:
-    explicit FrontierBits(std::uint64_t size) : words_(vector_on_huge_pages<std::uint64_t>((size + 63) / 64, 0)) {}
-    std::uint64_t words() const { return words_.size(); }
-    std::uint64_t word(std::uint64_t w) const { return words_[w]; }
-    void set(std::uint64_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
-    // Safe while other threads set bits too.
-    void set_shared(std::uint64_t i) {
-        std::atomic_ref(words_[i >> 6]).fetch_or(std::uint64_t{1} << (i & 63), std::memory_order_relaxed);
-    }
-    void clear() { std::fill(words_.begin(), words_.end(), 0); }
-    void swap(FrontierBits& other) noexcept { words_.swap(other.words_); }
-
-private:
-    std::vector<std::uint64_t> words_;
 };
 
 // The predecessors of one settled position, gathered (and their cells prefetched) one position
@@ -213,31 +193,13 @@ private:
         }
     }
 
-    // The positions of frontier words [begin, end), with their kings and values. The first frontier
-    // (every capture position among them) is dense: stepping a walker over short gaps is far
-    // cheaper than unranking each position.
+    // The positions of frontier words [begin, end), with their kings and values.
     std::vector<Settled> frontier_part(const Subgame& g, const Scratch& s, const FrontierBits& frontier,
                                        std::uint64_t begin, std::uint64_t end) const {
-        constexpr std::uint64_t kLongestWalk = 32;
         std::vector<Settled> part;
-        std::optional<KingPlacementWalker> walker;
-        int walker_block = -1;
-        std::uint64_t at = 0;  // the walker's king index
-        for (std::uint64_t w = begin; w != end; ++w)
-            for (std::uint64_t bits = frontier.word(w); bits; bits &= bits - 1) {
-                const std::uint64_t local = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
-                const int b = g.block_of(local);
-                const Block& block = g.blocks[b];
-                const std::uint64_t k = local - block.local_offset;
-                if (b != walker_block || k - at > kLongestWalk) {
-                    walker.emplace(layout_.index(block.side), block.men, k);
-                    walker_block = b;
-                    at = k;
-                }
-                for (; at < k; ++at) walker->next();
-                part.push_back({walker->current(), static_cast<std::uint32_t>(local),
-                                static_cast<Value>(s.cells[local].state & kValueMask)});
-            }
+        for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
+            part.push_back({kings, static_cast<std::uint32_t>(local), static_cast<Value>(s.cells[local].state & kValueMask)});
+        });
         return part;
     }
 

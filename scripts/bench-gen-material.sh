@@ -13,12 +13,12 @@
 #   DTW       1: time the DTW pass instead (DB must hold the WDL files of MATERIAL too, and the
 #             DTW files of what it needs: a 2-5 build with --dtw for a 5-piece material)
 #
-# Prints one line per run (round, name, solve seconds as dtb gen reports them) and the median of
-# each binary.
+# Prints one line per run (round, name, solve seconds as dtb gen reports them, peak resident kB of
+# the whole run as /usr/bin/time measures it) and the medians of each binary.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
-  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
 db=$(cd "$1" && pwd)
@@ -45,21 +45,23 @@ for f in "$db"/*.wdl "$db"/*.dtw; do
   [[ "$name" == "$material.$ext" || "$name" == "$mirror.$ext" ]] || ln -s "$f" "$scratch/"
 done
 
-declare -A seconds
+declare -A seconds peaks
 for round in $(seq "$rounds"); do
   for spec in "$@"; do
     name=${spec%%=*}
     dtb=${spec#*=}
     rm -f "$scratch/$material.$ext" "$scratch/$mirror.$ext"
-    log=$("$dtb" gen --pieces "$pieces" --material "$material" --threads "$threads" "${extra[@]}" --out "$scratch" 2>&1) || {
+    log=$(/usr/bin/time -f '%M' -o "$scratch/peak" "$dtb" gen --pieces "$pieces" --material "$material" --threads "$threads" "${extra[@]}" --out "$scratch" 2>&1) || {
       echo "bench-gen-material: $name failed:" >&2
       echo "$log" | tail -5 >&2
       exit 1
     }
     # The summary line of the pair's last file: its seconds count the whole pair.
     s=$(echo "$log" | tr '\r' '\n' | awk '$2 == "positions" { s = $13 } $2 == "dtw" { s = $6 } END { print s }')
-    echo "$round	$name	$s"
+    peak=$(tail -1 "$scratch/peak")
+    echo "$round	$name	$s	$peak"
     seconds[$name]+="$s "
+    peaks[$name]+="$peak "
     for side in "$material" "$mirror"; do
       if [[ -f "$scratch/$side.first" ]]; then
         cmp -s "$scratch/$side.first" "$scratch/$side.$ext" || { echo "bench-gen-material: $name wrote another $side.$ext" >&2; exit 1; }
@@ -69,8 +71,10 @@ for round in $(seq "$rounds"); do
     done
   done
 done
+median() {
+  tr ' ' '\n' | sort -n | awk 'NF { v[++c] = $1 } END { printf "%.1f", c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }'
+}
 for spec in "$@"; do
   name=${spec%%=*}
-  echo "${seconds[$name]}" | tr ' ' '\n' | sort -n | awk -v n="$name" 'NF { v[++c] = $1 }
-    END { printf "median\t%s\t%.1f\n", n, c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }'
+  echo "median	$name	$(echo "${seconds[$name]}" | median)	$(echo "${peaks[$name]}" | median)"
 done

@@ -34,9 +34,15 @@ std::filesystem::path two_to_four_dtw_build(const std::filesystem::path& scratch
     return scratch;
 }
 
+// Solved once for the suite (about half a minute on two cores).
+const InMemoryTables& two_to_four_in_memory() {
+    static const InMemoryTables solved = solve_in_memory(4, true);
+    return solved;
+}
+
 TEST_F(LossesOnlyDtwFiles, TwoToFourPiecesReadBackAsSolved) {
     const std::filesystem::path dir = two_to_four_dtw_build(root_);
-    const InMemoryTables solved = solve_in_memory(4, true);
+    const InMemoryTables& solved = two_to_four_in_memory();
     DtwTables loaded;
     const Tablebase tb(dir);
     std::uint64_t probed = 0;
@@ -58,6 +64,20 @@ TEST_F(LossesOnlyDtwFiles, TwoToFourPiecesReadBackAsSolved) {
         }
     }
     EXPECT_GT(probed, 400'000u);
+}
+
+// Every 2-4 piece subgame through the parallel settling that large subgames take (frontier bits;
+// losses that a man move bounds beyond the next distance, queued apart, which only 4-piece
+// materials with men have): the same distances as the default split.
+TEST(LargeSubgameSettling, SameDistancesOnEveryFourPieceSubgame) {
+    const InMemoryTables& solved = two_to_four_in_memory();
+    DtwSolverOptions every_subgame;
+    every_subgame.parallel_settle_positions = 1;
+    for (const Material& m : materials_in_build_order(4)) {
+        if (m.pieces() < 4 || m > m.mirror()) continue;
+        for (const DtwMaterial& d : solve_dtw_pair(m, solved.wdl, solved.dtw, {}, every_subgame))
+            ASSERT_TRUE(d.dtw == *solved.dtw.table(d.material)) << d.material.name();
+    }
 }
 
 }  // namespace

@@ -79,36 +79,67 @@ TEST_F(DtwTest, SideWithoutLegalMoveHasLostAlready) {
     EXPECT_EQ(dtw().dtw_after(parse_fen("B:W6:B")), 0);
 }
 
-// Every position up to 3 pieces, from the definition: a win is 1 + the shortest successor lost
-// for the opponent, a loss 1 + the longest successor, no move 0; wins odd, losses even, and the
-// classes those give agree with the WDL tables.
+// Every position of m, from the definition: a win is 1 + the shortest successor lost for the
+// opponent, a loss 1 + the longest successor, no move 0; wins odd, losses even, and the classes
+// those give agree with the WDL tables.
+void expect_consistent_with_successors(const Material& m, const DtwTables& dtw, const ValueTables& wdl) {
+    const PositionIndex index(m);
+    const std::vector<Dtw>& table = *dtw.table(m);
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position p = index.position(i);
+        Dtw shortest_loss = kDtwDraw, longest_win = 0;
+        bool any_draw = false;
+        const MoveList moves = generate_moves(p);
+        for (const Move& mv : moves) {
+            const Dtw after = dtw.dtw_after(apply_move(p, mv));
+            if (after == kDtwDraw)
+                any_draw = true;
+            else if (after % 2 == 0)
+                shortest_loss = std::min(shortest_loss, after);
+            else
+                longest_win = std::max(longest_win, after);
+        }
+        Dtw expected = kDtwDraw;
+        if (moves.empty())
+            expected = 0;
+        else if (shortest_loss != kDtwDraw)
+            expected = static_cast<Dtw>(shortest_loss + 1);
+        else if (!any_draw)
+            expected = static_cast<Dtw>(longest_win + 1);
+        ASSERT_EQ(table[i], expected) << to_fen(p);
+        ASSERT_EQ(dtw_value(table[i]), wdl.value_of(p)) << to_fen(p);
+    }
+}
+
 TEST_F(DtwTest, ConsistentWithSuccessorsUpToThreePieces) {
-    for (const Material& m : materials_in_build_order(3)) {
-        const PositionIndex index(m);
-        const std::vector<Dtw>& table = *dtw().table(m);
-        for (std::uint64_t i = 0; i < index.size(); ++i) {
-            const Position p = index.position(i);
-            Dtw shortest_loss = kDtwDraw, longest_win = 0;
-            bool any_draw = false;
-            const MoveList moves = generate_moves(p);
-            for (const Move& mv : moves) {
-                const Dtw after = dtw().dtw_after(apply_move(p, mv));
-                if (after == kDtwDraw)
-                    any_draw = true;
-                else if (after % 2 == 0)
-                    shortest_loss = std::min(shortest_loss, after);
-                else
-                    longest_win = std::max(longest_win, after);
-            }
-            Dtw expected = kDtwDraw;
-            if (moves.empty())
-                expected = 0;
-            else if (shortest_loss != kDtwDraw)
-                expected = static_cast<Dtw>(shortest_loss + 1);
-            else if (!any_draw)
-                expected = static_cast<Dtw>(longest_win + 1);
-            ASSERT_EQ(table[i], expected) << to_fen(p);
-            ASSERT_EQ(dtw_value(table[i]), wdl().value_of(p)) << to_fen(p);
+    for (const Material& m : materials_in_build_order(3)) expect_consistent_with_successors(m, dtw(), wdl());
+}
+
+// KKvKK is one subgame of C(50,2) C(48,2) = 1,381,800 positions: the only one up to 4 pieces large enough to settle
+// its distances in parallel from frontier bits rather than from a queue.
+TEST(DtwSolver, LargeKingsOnlySubgameConsistentWithSuccessors) {
+    InMemoryTables t;
+    for (const char* name : {"KvK", "KKvK", "KKvKK"}) {
+        const Material m = parse_material(name).value();
+        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, pack_values(s.values));
+        for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
+    }
+    const Material kings = parse_material("KKvKK").value();
+    ASSERT_EQ(PositionIndex(kings).size(), 1'381'800u);
+    expect_consistent_with_successors(kings, t.dtw, t.wdl);
+}
+
+// Every subgame up to 3 pieces through the parallel settling of large subgames (frontier bits,
+// losses bounded by a man move queued beyond the next distance), on both thread counts.
+TEST_F(DtwTest, SameResultWhenEverySubgameSettlesAsALargeOne) {
+    DtwSolverOptions every_subgame;
+    every_subgame.parallel_settle_positions = 1;
+    for (const int threads : {1, 2}) {
+        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        for (const Material& m : materials_in_build_order(3)) {
+            if (m > m.mirror()) continue;
+            for (const DtwMaterial& d : solve_dtw_pair(m, wdl(), dtw(), {}, every_subgame))
+                EXPECT_EQ(d.dtw, *dtw().table(d.material)) << d.material.name() << ", threads " << threads;
         }
     }
 }
