@@ -468,14 +468,15 @@ private:
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
         auto solved = solve_material_pair(m, tables_, [&](double f) { progress_.update(label + " solving", f); });
-        for (const SolvedMaterial& s : solved) {
+        for (SolvedMaterial& s : solved) {
             if (!has_file(options_.dir, s.material)) {
                 const WrittenFile written = write_wdl_file(options_.dir, s, options_.write);
                 const double seconds = seconds_since(start);
                 progress_.finish();
                 log_ << summary_line(written, seconds) << '\n' << std::flush;
             }
-            tables_.add(s.material, pack_values(s.values));
+            tables_.add(s.material, std::move(s.values));
+            s.captures = {};
             save_resume_copy({s.material, false});
         }
     }

@@ -49,26 +49,6 @@ private:
 // 1 + d; throws std::overflow_error when that no longer fits below kDtwDraw.
 Dtw dtw_plus_one(Dtw d);
 
-// Which positions of a material have a capture for the side to move, one bit each. The solver
-// knows them; without them the writer would search every position for captures again.
-class CaptureBits {
-public:
-    CaptureBits() = default;
-    explicit CaptureBits(std::uint64_t positions) : positions_(positions), words_((positions + 63) / 64) {}
-
-    bool known() const { return positions_ != 0; }
-    std::uint64_t positions() const { return positions_; }
-    bool test(std::uint64_t index) const { return (words_[index / 64] >> (index % 64)) & 1; }
-    // Sets the bits of word `word` that are set in `bits`; safe from several threads at once.
-    void merge(std::uint64_t word, std::uint64_t bits) {
-        if (bits) std::atomic_ref(words_[word]).fetch_or(bits, std::memory_order_relaxed);
-    }
-
-private:
-    std::uint64_t positions_ = 0;
-    std::vector<std::uint64_t> words_;
-};
-
 // DTW of a solved material: one Dtw per position of PositionIndex(material), white to move; and
 // its capture positions, if known.
 struct DtwMaterial {

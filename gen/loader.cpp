@@ -27,20 +27,28 @@ std::unique_ptr<TableFile> open_finished(const fs::path& path, const Material& m
     return file;
 }
 
-// Calls visit(index, position, block bytes, offset in block, block number) for every position of
-// the file, reading (and checking) the blocks in parallel.
+// Calls visit(first position, positions, block bytes, block number) for every block of the file,
+// reading (and checking) the blocks in parallel.
 template <typename Visit>
-void for_each_stored(const TableFile& file, const PositionIndex& index, Visit&& visit) {
+void for_each_block(const TableFile& file, Visit&& visit) {
     const format::Header& h = file.header();
     tbb::parallel_for(std::uint64_t{0}, h.block_count, [&](std::uint64_t b) {
         std::vector<std::uint8_t> block;
         file.read_block(b, block);
         const std::uint64_t first = b * h.positions_per_block;
-        const std::uint64_t count = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
+        visit(first, std::min<std::uint64_t>(h.positions_per_block, h.positions - first), block.data(), b);
+    });
+}
+
+// Calls visit(index, position, block bytes, offset in block, block number) for every position of
+// the file, reading (and checking) the blocks in parallel.
+template <typename Visit>
+void for_each_stored(const TableFile& file, const PositionIndex& index, Visit&& visit) {
+    for_each_block(file, [&](std::uint64_t first, std::uint64_t count, const std::uint8_t* block, std::uint64_t b) {
         PositionWalker walker(index, first);
         for (std::uint64_t j = 0; j < count; ++j) {
             if (j > 0) walker.next();
-            visit(first + j, walker.current(), block.data(), j, b);
+            visit(first + j, walker.current(), block, j, b);
         }
     });
 }
@@ -68,12 +76,23 @@ std::vector<std::uint8_t> read_solver_values(const fs::path& dir, const Material
     });
 }
 
+// Straight into two bits a position: a byte a position first would take four times the table.
 void load_finished(const fs::path& dir, const Material& m, ValueTables& tables, const FileReadHook& reading) {
     if (reading) reading(dir / format::wdl_file_name(m));
-    const auto values = read_values(dir, m, [&](const Position& pos, Value) {
-        return static_cast<std::uint8_t>(tables.resolve_captures(pos));
+    const auto file = open_finished(dir / format::wdl_file_name(m), m, format::FileKind::Wdl);
+    const PositionIndex index(m);
+    PackedValues values(file->header().positions);
+    for_each_block(*file, [&](std::uint64_t first, std::uint64_t count, const std::uint8_t* block, std::uint64_t b) {
+        PositionWalker walker(index, first);
+        values.store_range(first, count, [&](std::uint64_t j) {
+            if (j > 0) walker.next();
+            const Value v = format::unpack_value(block, j);
+            if (v == Value::Unknown)
+                throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
+            return has_capture(walker.current()) ? tables.resolve_captures(walker.current()) : v;
+        });
     });
-    tables.add(m, pack_values(values));
+    tables.add(m, std::move(values));
 }
 
 namespace {

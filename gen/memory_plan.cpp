@@ -39,13 +39,13 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
     return t.dtw ? n * sizeof(Dtw) : (n + 3) / 4;
 }
 
-// Per position of the pair: the WDL solver's byte and its packed copy; the DTW solver's
-// distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
+// Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
+// capture flag; the DTW solver's distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
 // solver's 2-byte cell and two frontier bits; the DTW solver's (kDtwSubgameBytes).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
-    return dtw_ ? pair * 5 / 2 + subgame * kDtwSubgameBytes : pair * 3 / 2 + subgame * 9 / 4;
+    return dtw_ ? pair * 5 / 2 + subgame * kDtwSubgameBytes : pair * 3 / 8 + subgame * 9 / 4;
 }
 
 MemoryPlan::NextReads MemoryPlan::next_reads(std::size_t current, const std::set<Material>& done) const {

@@ -58,15 +58,17 @@ struct PendingSettle {
 class PairSolver {
 public:
     PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), layout_(m) {
-        for (int side = 0; side < layout_.side_count(); ++side)
-            values_.push_back(vector_on_huge_pages(layout_.index(side).size(), kUnknown));
+        for (int side = 0; side < layout_.side_count(); ++side) {
+            values_.emplace_back(layout_.index(side).size());
+            captures_.emplace_back(layout_.index(side).size());
+        }
     }
 
     std::vector<SolvedMaterial> solve(const ProgressCallback& progress) {
         layout_.solve_by_level([&](const Subgame& g) { solve_subgame(g); }, progress);
         std::vector<SolvedMaterial> out;
         for (int side = 0; side < layout_.side_count(); ++side)
-            out.push_back({layout_.index(side).material(), std::move(values_[side])});
+            out.push_back({layout_.index(side).material(), std::move(values_[side]), std::move(captures_[side])});
         return out;
     }
 
@@ -76,7 +78,7 @@ private:
     Value value_after_man_move(const Position& before, const Position& after, int side) const {
         if (count_bits(after.kings) != count_bits(before.kings)) return finished_.value_after(after);
         const int target = layout_.partner_side(side);
-        return negate(static_cast<Value>(values_[target][layout_.index(target).index(flip_colors(after))] & kValueMask));
+        return negate(values_[target].get_shared(layout_.index(target).index(flip_colors(after))));
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
@@ -231,29 +233,33 @@ private:
         } else {
             propagate_large(g, s);
         }
-        for (int b = 0; b < g.block_count; ++b) {
-            const Block& block = g.blocks[b];
-            const std::uint64_t n = layout_.index(block.side).king_placements();
-            std::uint8_t* out = values_[block.side].data() + block.base;
-            for (std::uint64_t k = 0; k < n; ++k) {
-                const std::uint8_t st = s.cells[block.local_offset + k].state;
-                out[k] = (st & kValueMask) == kUnknown ? static_cast<std::uint8_t>(Value::Draw) | (st & kCaptureFlag) : st;
-            }
-        }
+        for (int b = 0; b < g.block_count; ++b) write_block(g.blocks[b], s);
+    }
+
+    // Positions still unknown are draws. Neighbouring configurations may be written or read by
+    // other threads meanwhile (store_range and merge_range share their edges atomically).
+    void write_block(const Block& block, const Scratch& s) {
+        const std::uint64_t n = layout_.index(block.side).king_placements();
+        const Cell* cells = s.cells.data() + block.local_offset;
+        values_[block.side].store_range(block.base, n, [cells](std::uint64_t k) {
+            const std::uint8_t v = cells[k].state & kValueMask;
+            return v == kUnknown ? Value::Draw : static_cast<Value>(v);
+        });
+        captures_[block.side].merge_range(block.base, n, [cells](std::uint64_t k) { return (cells[k].state & kCaptureFlag) != 0; });
     }
 
     const ValueTables& finished_;
     PairLayout layout_;
-    std::vector<std::vector<std::uint8_t>> values_;  // per side: Value or kUnknown, plus kCaptureFlag
+    std::vector<PackedValues> values_;   // per side, by position index; captures resolved
+    std::vector<CaptureBits> captures_;  // per side
     tbb::enumerable_thread_specific<Scratch> scratch_;
 };
 
 }  // namespace
 
-PackedValues pack_values(const std::vector<std::uint8_t>& solver_values) {
-    PackedValues packed(solver_values.size());
-    for (std::uint64_t i = 0; i < solver_values.size(); ++i)
-        packed.set(i, static_cast<Value>(solver_values[i] & kValueMask));
+PackedValues pack_values(const std::vector<std::uint8_t>& value_bytes) {
+    PackedValues packed(value_bytes.size());
+    packed.store_range(0, value_bytes.size(), [&](std::uint64_t i) { return static_cast<Value>(value_bytes[i] & kValueMask); });
     return packed;
 }
 

@@ -17,19 +17,26 @@
 
 namespace dtb {
 
-// Values of a solved material: Value (0..2) for every position, with kCaptureFlag set where the
-// side to move must capture (the value is then the one the capture search gives).
+// A position's value in one byte, as the file encoder takes it: Value (0..2), with kCaptureFlag
+// set where the side to move must capture (the value is then the one the capture search gives).
 inline constexpr std::uint8_t kCaptureFlag = 4;
 inline constexpr std::uint8_t kValueMask = 3;
 
+// Values of a solved material, three bits a position: its values as ValueTables holds them
+// (capture positions resolved), and which positions are capture positions.
 struct SolvedMaterial {
     Material material;
-    std::vector<std::uint8_t> values;
+    PackedValues values;
+    CaptureBits captures;
+
+    std::uint8_t value_byte(std::uint64_t i) const {
+        return static_cast<std::uint8_t>(static_cast<std::uint8_t>(values.get(i)) | (captures.test(i) ? kCaptureFlag : 0));
+    }
 };
 
-// The values of a solved material packed two bits a position (capture flags dropped), as
+// Values in bytes (Value, kCaptureFlag) packed two bits a position (capture flags dropped), as
 // ValueTables holds them.
-PackedValues pack_values(const std::vector<std::uint8_t>& solver_values);
+PackedValues pack_values(const std::vector<std::uint8_t>& value_bytes);
 
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a
 // capture or a promotion must be in `finished`. The result does not depend on the thread count.

@@ -2,7 +2,9 @@
 // (and for verification). Two bits a position.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -19,8 +21,15 @@ namespace dtb {
 
 class PackedValues {
 public:
-    explicit PackedValues(std::uint64_t size) : bits_(vector_on_huge_pages<std::uint8_t>((size + 3) / 4, 0)) {}
+    explicit PackedValues(std::uint64_t size)
+        : positions_(size), bits_(vector_on_huge_pages<std::uint8_t>((size + 3) / 4, 0)) {}
+    std::uint64_t positions() const { return positions_; }
     Value get(std::uint64_t i) const { return static_cast<Value>((bits_[i >> 2] >> ((i & 3) * 2)) & 3); }
+    // get() while other threads store_range() elsewhere in the table (in a byte it shares with i).
+    Value get_shared(std::uint64_t i) const {
+        const std::uint8_t b = std::atomic_ref(const_cast<std::uint8_t&>(bits_[i >> 2])).load(std::memory_order_relaxed);
+        return static_cast<Value>((b >> ((i & 3) * 2)) & 3);
+    }
     void prefetch(std::uint64_t i) const { __builtin_prefetch(&bits_[i >> 2]); }
     // Not safe for two threads writing positions of the same byte (i / 4) at once.
     void set(std::uint64_t i, Value v) {
@@ -28,13 +37,69 @@ public:
         const int s = static_cast<int>(i & 3) * 2;
         b = static_cast<std::uint8_t>((b & ~(3 << s)) | (static_cast<int>(v) << s));
     }
+    // Stores value_at(k) at position first + k for k = 0, 1, ... count - 1 (called in that order,
+    // once each), where the table still holds
+    // what it was constructed with (Value::Loss, all bits 0). Safe while other threads store other
+    // ranges or get_shared(): the bytes a range shares with its neighbours are or-ed atomically.
+    template <typename ValueAt>
+    void store_range(std::uint64_t first, std::uint64_t count, ValueAt&& value_at) {
+        const std::uint64_t end = first + count;
+        for (std::uint64_t i = first; i < end;) {
+            const std::uint64_t byte = i >> 2;
+            const bool whole = byte * 4 >= first && byte * 4 + 4 <= end;
+            std::uint8_t bits = 0;
+            for (const std::uint64_t stop = std::min(end, byte * 4 + 4); i < stop; ++i)
+                bits |= static_cast<std::uint8_t>(static_cast<unsigned>(value_at(i - first)) << ((i & 3) * 2));
+            if (whole)
+                bits_[byte] = bits;
+            else
+                std::atomic_ref(bits_[byte]).fetch_or(bits, std::memory_order_relaxed);
+        }
+    }
     std::uint64_t bytes() const { return bits_.size(); }
     // The packed bytes, as the builder's scratch copies keep them.
     std::span<const std::uint8_t> raw() const { return bits_; }
     std::span<std::uint8_t> raw() { return bits_; }
 
 private:
+    std::uint64_t positions_;
     std::vector<std::uint8_t> bits_;
+};
+
+// Which positions of a material have a capture for the side to move, one bit each. The solvers
+// know them; without them the writers would search every position for captures again.
+class CaptureBits {
+public:
+    CaptureBits() = default;
+    explicit CaptureBits(std::uint64_t positions)
+        : positions_(positions), words_(vector_on_huge_pages<std::uint64_t>((positions + 63) / 64, 0)) {}
+
+    bool known() const { return positions_ != 0; }
+    std::uint64_t positions() const { return positions_; }
+    std::uint64_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
+    bool test(std::uint64_t index) const { return (words_[index / 64] >> (index % 64)) & 1; }
+    // Sets the bits of word `word` that are set in `bits`; safe from several threads at once.
+    void merge(std::uint64_t word, std::uint64_t bits) {
+        if (bits) std::atomic_ref(words_[word]).fetch_or(bits, std::memory_order_relaxed);
+    }
+    // Sets the bits of [first, first + count) for which has_capture(k) holds, k counted from first.
+    template <typename HasCapture>
+    void merge_range(std::uint64_t first, std::uint64_t count, HasCapture&& has_capture) {
+        std::uint64_t word = first / 64, bits = 0;
+        for (std::uint64_t k = 0; k < count; ++k) {
+            const std::uint64_t index = first + k;
+            if (index / 64 != word) {
+                merge(word, bits);
+                word = index / 64, bits = 0;
+            }
+            if (has_capture(k)) bits |= std::uint64_t{1} << (index % 64);
+        }
+        merge(word, bits);
+    }
+
+private:
+    std::uint64_t positions_ = 0;
+    std::vector<std::uint64_t> words_;
 };
 
 // Finished materials by material; lookups are lock-free once tables are added (adding is not

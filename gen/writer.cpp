@@ -53,32 +53,39 @@ private:
     int fd_ = -1;
 };
 
-format::Header make_header(const SolvedMaterial& solved, const WriteOptions& options) {
-    format::Header h;
-    h.material = solved.material;
-    h.positions = solved.values.size();
-    h.positions_per_block = options.positions_per_block;
-    h.block_count = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
-    for (std::uint8_t v : solved.values) {
+// One WDL block: its positions' value bytes, and how many of them fall in each class.
+struct WdlBlockValues {
+    std::vector<std::uint8_t> bytes;
+    std::uint64_t captures = 0, wins = 0, draws = 0, losses = 0;
+};
+
+WdlBlockValues wdl_block_values(const SolvedMaterial& solved, std::uint64_t first, std::uint64_t count) {
+    WdlBlockValues out;
+    out.bytes.resize(count);
+    for (std::uint64_t j = 0; j < count; ++j) {
+        const std::uint8_t v = solved.value_byte(first + j);
+        out.bytes[j] = v;
         if (v & kCaptureFlag)
-            ++h.captures;
+            ++out.captures;
         else if ((v & kValueMask) == static_cast<std::uint8_t>(Value::Win))
-            ++h.wins;
+            ++out.wins;
         else if ((v & kValueMask) == static_cast<std::uint8_t>(Value::Draw))
-            ++h.draws;
+            ++out.draws;
         else
-            ++h.losses;
+            ++out.losses;
     }
-    return h;
+    return out;
 }
 
-// Reads the file back through the probing library's reader and compares every block.
-void check_written(const std::filesystem::path& path, const std::vector<std::vector<std::uint8_t>>& raw_blocks) {
-    const TableFile file(path);
+// Reads the file back through the probing library's reader and compares every block with the hash
+// of what was compressed (the raw blocks themselves would take a byte a position).
+void check_hashes(const std::filesystem::path& path, format::FileKind kind, const std::vector<std::uint64_t>& hashes) {
+    const TableFile file(path, kind);
     std::vector<std::uint8_t> block;
-    for (std::uint64_t b = 0; b < raw_blocks.size(); ++b) {
+    for (std::uint64_t b = 0; b < hashes.size(); ++b) {
         file.read_block(b, block);
-        if (block != raw_blocks[b]) throw std::runtime_error(path.string() + ": block " + std::to_string(b) + " reads back differently");
+        if (XXH64(block.data(), block.size(), 0) != hashes[b])
+            throw std::runtime_error(path.string() + ": block " + std::to_string(b) + " reads back differently");
     }
 }
 
@@ -231,15 +238,7 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
         hashes[b] = XXH64(raw.data(), raw.size(), 0);
         compressed[b] = compress_block(raw, options.dtw_zstd_level);
     });
-    const auto check = [&](const std::filesystem::path& path) {
-        const TableFile file(path, format::FileKind::Dtw);
-        std::vector<std::uint8_t> block;
-        for (std::uint64_t b = 0; b < hashes.size(); ++b) {
-            file.read_block(b, block);
-            if (XXH64(block.data(), block.size(), 0) != hashes[b])
-                throw std::runtime_error(path.string() + ": block " + std::to_string(b) + " reads back differently");
-        }
-    };
+    const auto check = [&](const std::filesystem::path& path) { check_hashes(path, format::FileKind::Dtw, hashes); };
     const std::uint64_t bytes = write_atomically(dir, format::dtw_file_name(solved.material), header, compressed, check);
     return {header, bytes};
 }
@@ -254,18 +253,33 @@ void sync_directory(const std::filesystem::path& dir) {
 WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options) {
     if (const char* problem = format::block_size_problem(options.positions_per_block, format::FileKind::Wdl))
         throw std::invalid_argument(problem);
-    format::Header header = make_header(solved, options);
-    std::vector<std::vector<std::uint8_t>> raw(header.block_count);
+    if (solved.captures.positions() != solved.values.positions())
+        throw std::invalid_argument("the capture bits of " + solved.material.name() + " have the wrong size");
+    format::Header header;
+    header.material = solved.material;
+    header.positions = solved.values.positions();
+    header.positions_per_block = options.positions_per_block;
+    header.block_count = (header.positions + header.positions_per_block - 1) / header.positions_per_block;
+    std::vector<WdlBlockValues> counts(header.block_count);  // the bytes dropped once compressed
+    std::vector<std::uint64_t> hashes(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
         const std::uint64_t first = b * header.positions_per_block;
         const std::uint64_t count = std::min<std::uint64_t>(header.positions_per_block, header.positions - first);
-        WdlBlock block = encode_wdl_block(solved.values.data() + first, count, options.zstd_level);
-        raw[b] = std::move(block.raw);
+        counts[b] = wdl_block_values(solved, first, count);
+        WdlBlock block = encode_wdl_block(counts[b].bytes.data(), count, options.zstd_level);
+        std::vector<std::uint8_t>().swap(counts[b].bytes);
+        hashes[b] = XXH64(block.raw.data(), block.raw.size(), 0);
         compressed[b] = std::move(block.frame);
     });
-    const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(solved.material), header, compressed,
-                                                 [&](const std::filesystem::path& temp) { check_written(temp, raw); });
+    for (const WdlBlockValues& c : counts) {
+        header.captures += c.captures;
+        header.wins += c.wins;
+        header.draws += c.draws;
+        header.losses += c.losses;
+    }
+    const auto check = [&](const std::filesystem::path& temp) { check_hashes(temp, format::FileKind::Wdl, hashes); };
+    const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(solved.material), header, compressed, check);
     return {header, bytes};
 }
 

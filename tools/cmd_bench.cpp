@@ -290,7 +290,7 @@ void add_bench_commands(CLI::App& app, Runner& run) {
         std::vector<std::string>{"KvK", "KMvKM", "MMMvMM", "KKKvKKK", "MMMvMMM", "MMMMvMMMM"});
     auto count = std::make_shared<std::size_t>(1'000'000);
     auto* index = bench->add_subcommand("index", "Index and unindex rates on one thread (millions per second, median of 5)");
-    index->add_option("-m,--material", *names, "Materials to measure")->capture_default_str();
+    index->add_option("-m,--material", *names, "Materials to measure")->delimiter(',')->capture_default_str();
     index->add_option("--count", *count, "Random positions per material")->check(CLI::Range(1000, 100'000'000))->capture_default_str();
     index->callback([&run, names, count] { run = [=] { return run_bench_index(*names, *count, 5); }; });
 
@@ -298,7 +298,7 @@ void add_bench_commands(CLI::App& app, Runner& run) {
     auto materials = std::make_shared<std::vector<std::string>>();
     auto* fmt = bench->add_subcommand("format", "File size of a database folder under the encoding alternatives (packing, don't-care fill, block size, zstd level; with --dtw, of its .dtw files)");
     fmt->add_option("-d,--db", *dir, "Database folder")->required();
-    fmt->add_option("-m,--material", *materials, "Only these materials (default: every file)");
+    fmt->add_option("-m,--material", *materials, "Only these materials (default: every file)")->delimiter(',');
     auto dtw = std::make_shared<bool>(false);
     fmt->add_flag("--dtw", *dtw,
                   "Measure the .dtw files instead: don't-care fill, byte layout, block size (docs/FORMAT.md, "

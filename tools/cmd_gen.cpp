@@ -163,7 +163,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     gen->add_option("--max-per-side", g->max_per_side, "Largest number of pieces per side")
         ->check(CLI::Range(1, 20))
         ->capture_default_str();
-    gen->add_option("-m,--material", g->materials, "Build only these materials (e.g. KMvK) and what they need");
+    gen->add_option("-m,--material", g->materials, "Build only these materials (e.g. KMvK, or KMvK,KKvK) and what they need")->delimiter(',');
     gen->add_option("--zstd-level", g->level, "zstd compression level of the WDL files")
         ->check(CLI::Range(1, 22))
         ->capture_default_str();
@@ -199,7 +199,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     auto verify_task = std::make_shared<std::string>();
     auto* verify = app.add_subcommand("verify", "Check every checksum and every stored value against its successors");
     verify->add_option("-d,--db", *verify_dir, "Database folder")->required();
-    auto* only = verify->add_option("-m,--material", *verify_names, "Check only these materials");
+    auto* only = verify->add_option("-m,--material", *verify_names, "Check only these materials")->delimiter(',');
     verify->add_option("--task", *verify_task, "Check only the materials of this task of DB/plan.tsv (dtb plan)")
         ->excludes(only);
     verify->add_option("-t,--threads", *verify_threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 1024));

@@ -76,7 +76,7 @@ void add_plan_commands(CLI::App& app, Runner& run) {
     plan->add_option("--max-per-side", o->workflow.max_per_side, "Largest number of pieces per side")
         ->check(CLI::Range(1, 20))
         ->capture_default_str();
-    plan->add_option("-m,--material", o->materials, "Plan only these materials (e.g. KMvK) and what they need");
+    plan->add_option("-m,--material", o->materials, "Plan only these materials (e.g. KMvK, or KMvK,KKvK) and what they need")->delimiter(',');
     plan->add_flag("--dtw", o->workflow.dtw, "The tasks write .dtw files (distance to win) too");
     plan->add_option("--group-pieces", o->workflow.group_pieces,
                      "Material pairs of at most this many pieces form one task (a workflow engine's cost per "

@@ -58,7 +58,7 @@ inline InMemoryTables solve_closure(const std::vector<Material>& targets) {
     InMemoryTables t;
     for (const Material& m : materials_in_build_order(4)) {
         if (!need.count(m) || t.wdl.contains(m)) continue;
-        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, pack_values(s.values));
+        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, std::move(s.values));
         for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
     }
     return t;

@@ -120,7 +120,7 @@ TEST_F(DtwFilesTest, FilesAgreeWithTheSolver) {
         const Tablebase tb(dir);
         for (const Material& m : materials_in_build_order(3)) {
             if (!wdl.contains(m))
-                for (SolvedMaterial& s : solve_material_pair(m, wdl)) wdl.add(s.material, pack_values(s.values));
+                for (SolvedMaterial& s : solve_material_pair(m, wdl)) wdl.add(s.material, std::move(s.values));
             if (!solved.contains(m))
                 for (DtwMaterial& d : solve_dtw_pair(m, wdl, solved)) solved.add(d.material, std::move(d.dtw));
             load_finished_dtw_pair(dir, m, wdl, loaded);

@@ -121,7 +121,7 @@ TEST(DtwSolver, LargeKingsOnlySubgameConsistentWithSuccessors) {
     InMemoryTables t;
     for (const char* name : {"KvK", "KKvK", "KKvKK"}) {
         const Material m = parse_material(name).value();
-        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, pack_values(s.values));
+        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, std::move(s.values));
         for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
     }
     const Material kings = parse_material("KKvKK").value();
@@ -178,7 +178,7 @@ TEST(DtwSolver, RefusesInconsistentWdlValues) {
     const std::uint64_t trapped = index.index(parse_fen("W:WK46:BK5"));
     PackedValues packed(index.size());
     for (std::uint64_t i = 0; i < index.size(); ++i)
-        packed.set(i, i == trapped ? Value::Draw : static_cast<Value>(solved[0].values[i] & kValueMask));
+        packed.set(i, i == trapped ? Value::Draw : solved[0].values.get(i));
     wdl.add(kvk, std::move(packed));
     EXPECT_THROW(solve_dtw_pair(kvk, wdl, DtwTables{}), std::logic_error);
 }

@@ -220,7 +220,7 @@ TEST_F(BuildTest, VerifyPassesOnABuildAndCatchesATamperedValue) {
     p.white = p.kings = square_bit(46);
     p.black = square_bit(5);
     p.kings |= p.black;
-    solved[0].values[index.index(p)] = static_cast<std::uint8_t>(Value::Draw);
+    solved[0].values.set(index.index(p), Value::Draw);
     fs::remove(root_ / "KvK.wdl");
     write_wdl_file(root_, solved[0], WriteOptions{});
     const VerifyReport bad = verify_folder(root_, {}, log, 1000);

@@ -16,7 +16,7 @@ inline InMemoryTables solve_in_memory(int pieces, bool with_dtw) {
     InMemoryTables t;
     for (const Material& m : materials_in_build_order(pieces)) {
         if (t.wdl.contains(m)) continue;
-        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, pack_values(s.values));
+        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, std::move(s.values));
         if (with_dtw)
             for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
     }

@@ -40,14 +40,15 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     const MemoryPlan wdl(materials_in_build_order(3), false, 0, same_size);
     EXPECT_EQ(wdl.table_bytes({named("KvK"), false}), 1000u);
     EXPECT_EQ(wdl.table_bytes({named("KvK"), true}), 8000u);
-    // The pair's 2 x 4000 positions at 1.5 bytes, plus its largest subgame at 2.25 bytes: one men
-    // configuration of each side, the two kings on the 49 squares the man leaves (49 x 48 each).
-    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 12000u + 2 * 49 * 48 * 9 / 4);
+    // The pair's 2 x 4000 positions at 3 bits (value and capture flag), plus its largest subgame at
+    // 2.25 bytes: one men configuration of each side, the two kings on the 49 squares the man
+    // leaves (49 x 48 each).
+    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 3000u + 2 * 49 * 48 * 9 / 4);
     // Its own mirror: one side; kings only: one subgame, 50 x 49 positions.
-    EXPECT_EQ(wdl.solver_bytes(named("KvK")), 6000u + 50 * 49 * 9 / 4);
+    EXPECT_EQ(wdl.solver_bytes(named("KvK")), 1500u + 50 * 49 * 9 / 4);
     // Its own mirror with men: one side, but a subgame holds a men configuration and its flip, the
     // kings on the 48 squares the men leave (48 x 47 each).
-    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 6000u + 2 * 48 * 47 * 9 / 4);
+    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4);
     const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
     EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8);
 }
@@ -108,16 +109,16 @@ TEST(MemoryPlan, UnreadTablesAreThoseNoPairStillToBuildReadsUnlessKept) {
 TEST(MemoryPlan, SpillsTablesTheCurrentPairDoesNotReadLatestReadFirstUntilItFits) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KMvK");
-    // The pair reads 3 WDL tables (3,000 bytes) and its solver needs 22,584 (above): 25,584 bytes.
+    // The pair reads 3 WDL tables (3,000 bytes) and its solver needs 13,584 (above): 16,584 bytes.
     const std::vector<TableId> in_memory = {{named("KvK"), false}, {named("KvKK"), false}, {named("MvK"), false},
                                             {named("KKvK"), false}, {named("KMvM"), false}, {named("MvKM"), false}};
     const auto next = MemoryPlan(order, false, 0, same_size).next_reads(current, {named("KMvK"), named("KvKM")});
     // Without a limit, nothing moves.
     EXPECT_TRUE(MemoryPlan(order, false, 0, same_size).to_spill(current, next, in_memory).empty());
     // Room for everything: nothing moves.
-    EXPECT_TRUE(MemoryPlan(order, false, 29000, same_size).to_spill(current, next, in_memory).empty());
+    EXPECT_TRUE(MemoryPlan(order, false, 20000, same_size).to_spill(current, next, in_memory).empty());
     // Room for one table beyond the pair's: two of the three it does not read move, read latest first.
-    const auto spilled = MemoryPlan(order, false, 27000, same_size).to_spill(current, next, in_memory);
+    const auto spilled = MemoryPlan(order, false, 18000, same_size).to_spill(current, next, in_memory);
     ASSERT_EQ(spilled.size(), 2u);
     const auto read_at = [&](const TableId& t) { return next.count(t) ? next.at(t) : order.size(); };
     EXPECT_GE(read_at(spilled[0]), read_at(spilled[1]));

@@ -45,6 +45,12 @@ for f in plan.tsv Makefile Snakefile; do [ -s "$work/make/$f" ] || fail "dtb pla
 tasks=$(($(wc -l <"$work/make/plan.tsv") - 2))
 [ "$tasks" -gt 10 ] || fail "only $tasks tasks"
 
+# Materials as separate words or as one comma-separated list: the same plan.
+expect_code 0 "plan of listed materials" "$dtb" plan --pieces 4 --group-pieces 3 --material KKvKK KMvKM --out "$work/listed"
+expect_code 0 "plan of comma-separated materials" "$dtb" plan --pieces 4 --group-pieces 3 --material KKvKK,KMvKM --out "$work/commas"
+cmp -s "$work/listed/plan.tsv" "$work/commas/plan.tsv" || fail "a comma-separated --material gives another plan"
+grep -q "^KMvKM	" "$work/commas/plan.tsv" || fail "no task KMvKM in the comma-separated plan"
+
 # make -j2: the same bytes as dtb gen.
 (cd "$work/make" && make -j2 TASK_THREADS=1 >"$work/make.log" 2>&1) || { cat "$work/make.log"; fail "make -j2"; }
 same_as_reference "$work/make" "make -j2"
