@@ -38,9 +38,9 @@ public:
         b = static_cast<std::uint8_t>((b & ~(3 << s)) | (static_cast<int>(v) << s));
     }
     // Stores value_at(k) at position first + k for k = 0, 1, ... count - 1 (called in that order,
-    // once each), where the table still holds
-    // what it was constructed with (Value::Loss, all bits 0). Safe while other threads store other
-    // ranges or get_shared(): the bytes a range shares with its neighbours are or-ed atomically.
+    // once each), where the table still holds what it was constructed with (Value::Loss, all bits
+    // 0). Safe while other threads store other ranges or get_shared(): the bytes a range shares
+    // with its neighbours are or-ed atomically.
     template <typename ValueAt>
     void store_range(std::uint64_t first, std::uint64_t count, ValueAt&& value_at) {
         const std::uint64_t end = first + count;
