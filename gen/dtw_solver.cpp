@@ -412,23 +412,16 @@ private:
     void write_block(const Block& block, const Scratch& s) {
         const std::uint64_t n = layout_.index(block.side).king_placements();
         Dtw* out = dtw_[block.side].data() + block.base;
-        CaptureBits& captures = captures_[block.side];
-        std::uint64_t word = block.base / 64, bits = 0;  // bits of captures' word `word`
+        const Cell* cells = s.cells.data() + block.local_offset;
+        captures_[block.side].merge_range(block.base, n, [cells](std::uint64_t k) { return (cells[k].state & kFixed) != 0; });
         for (std::uint64_t k = 0; k < n; ++k) {
-            const Cell& c = s.cells[block.local_offset + k];
-            const std::uint64_t index = block.base + k;
-            if (index / 64 != word) {
-                captures.merge(word, bits);
-                word = index / 64, bits = 0;
-            }
-            if (c.state & kFixed) bits |= std::uint64_t{1} << (index % 64);
+            const Cell& c = cells[k];
             const bool decided = c.state & (kWin | kLoss);
             if (decided && !(c.state & kSettled)) inconsistent(position_at(block, k), "a WDL win or loss with no finite DTW");
             if (decided && dtw_value(c.dtw) != ((c.state & kWin) ? Value::Win : Value::Loss))
                 inconsistent(position_at(block, k), "DTW parity disagrees with the WDL value");
             out[k] = decided ? c.dtw : kDtwDraw;
         }
-        captures.merge(word, bits);
     }
 
     void solve_subgame(const Subgame& g) {

@@ -49,7 +49,7 @@ void for_each_frontier_position(const PairLayout& layout, const Subgame& g, cons
             const int b = g.block_of(local);
             const Block& block = g.blocks[b];
             const std::uint64_t k = local - block.local_offset;
-            if (b != walker_block || k < at || k - at > kLongestWalk) {
+            if (b != walker_block || k - at > kLongestWalk) {
                 walker.emplace(layout.index(block.side), block.men, k);
                 walker_block = b;
                 at = k;

@@ -257,12 +257,6 @@ private:
 
 }  // namespace
 
-PackedValues pack_values(const std::vector<std::uint8_t>& value_bytes) {
-    PackedValues packed(value_bytes.size());
-    packed.store_range(0, value_bytes.size(), [&](std::uint64_t i) { return static_cast<Value>(value_bytes[i] & kValueMask); });
-    return packed;
-}
-
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
                                                 const ProgressCallback& progress) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");

@@ -34,10 +34,6 @@ struct SolvedMaterial {
     }
 };
 
-// Values in bytes (Value, kCaptureFlag) packed two bits a position (capture flags dropped), as
-// ValueTables holds them.
-PackedValues pack_values(const std::vector<std::uint8_t>& value_bytes);
-
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a
 // capture or a promotion must be in `finished`. The result does not depend on the thread count.
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
