@@ -1,5 +1,7 @@
 #include "rules/movegen.hpp"
 
+#include <array>
+#include <bit>
 #include <type_traits>
 
 namespace dtb {
@@ -14,11 +16,46 @@ constexpr int forward_right() { return Us == Color::White ? kUpRight : kDownRigh
 template <Color Us>
 constexpr Bitboard promotion_row() { return Us == Color::White ? kWhitePromotionRow : kBlackPromotionRow; }
 
-// Empty squares reachable by sliding along `step` from any square of `from` (excluding `from`).
-inline Bitboard slide(Bitboard from, int step, Bitboard empty) {
-    Bitboard reach = 0;
-    for (Bitboard t = shift(from, step) & empty; t; t = shift(t, step) & empty) reach |= t;
-    return reach;
+// The squares beyond each square along each of kDirections, up to the board's edge: a king finds
+// the first piece on a diagonal with one bit scan instead of a step-by-step walk.
+constexpr auto kRays = [] {
+    std::array<std::array<Bitboard, 64>, 4> rays{};
+    for (int d = 0; d < 4; ++d)
+        for (int b = 0; b < 64; ++b)
+            if (bit(b) & kBoard)
+                for (Bitboard t = shift(bit(b), kDirections[d]) & kBoard; t; t = shift(t, kDirections[d]) & kBoard)
+                    rays[d][b] |= t;
+    return rays;
+}();
+
+// The square of `squares` (not empty) nearest to the start of a ray along `step`.
+inline int nearest(Bitboard squares, int step) {
+    return step > 0 ? std::countr_zero(squares) : 63 - std::countl_zero(squares);
+}
+
+// The empty squares a king on `sq` reaches along direction d.
+inline Bitboard king_slide(int sq, int d, Bitboard empty) {
+    const Bitboard ray = kRays[d][sq];
+    const Bitboard blockers = ray & ~empty;
+    if (!blockers) return ray;
+    const int stop = nearest(blockers, kDirections[d]);
+    return ray & ~(bit(stop) | kRays[d][stop]);
+}
+
+// Whether a king on `sq` can capture along direction d: the first piece on the diagonal is an
+// opponent's, with an empty square right behind it.
+inline bool king_can_capture(int sq, int d, Bitboard them, Bitboard empty) {
+    const Bitboard blockers = kRays[d][sq] & ~empty;
+    if (!blockers) return false;
+    const Bitboard first = bit(nearest(blockers, kDirections[d]));
+    return (first & them) && (shift(first, kDirections[d]) & empty);
+}
+
+// Pieces of `men` that can capture a piece of `them` right now.
+inline Bitboard men_that_capture(Bitboard men, Bitboard them, Bitboard empty) {
+    Bitboard capturers = 0;
+    for (int step : kDirections) capturers |= shift(shift(empty, -step) & them, -step);
+    return capturers & men;
 }
 
 template <Color Us>
@@ -28,13 +65,10 @@ bool has_capture_impl(const Position& pos) {
     const Bitboard empty = pos.empty();
     const Bitboard men = own & ~pos.kings;
     const Bitboard kings = own & pos.kings;
-    for (int step : kDirections) {
-        if (shift(shift(men, step) & them, step) & empty) return true;
-        if (kings) {
-            const Bitboard line = kings | slide(kings, step, empty);
-            if (shift(shift(line, step) & them, step) & empty) return true;
-        }
-    }
+    if (men_that_capture(men, them, empty)) return true;
+    for (Bitboard k = kings; k; k &= k - 1)
+        for (int d = 0; d < 4; ++d)
+            if (king_can_capture(lowest_bit(k), d, them, empty)) return true;
     return false;
 }
 
@@ -82,17 +116,26 @@ private:
         if (!extended && count > 0) record(sq, captured, count);
     }
 
+    // Landing squares are tried nearest first, so the moves come out in the order of a walk
+    // along each diagonal.
     void king_step(int sq, Bitboard captured, int count) {
         bool extended = false;
-        for (int step : kDirections) {
-            Bitboard t = shift(bit(sq), step);
-            while (t & empty_) t = shift(t, step);
-            const Bitboard victim = t & them_ & ~captured;
-            if (!victim) continue;
-            for (Bitboard landing = shift(victim, step) & empty_; landing;
-                 landing = shift(landing, step) & empty_) {
+        for (int d = 0; d < 4; ++d) {
+            const int step = kDirections[d];
+            const Bitboard blockers = kRays[d][sq] & ~empty_;
+            if (!blockers) continue;
+            const int victim = nearest(blockers, step);
+            if (!(bit(victim) & them_ & ~captured)) continue;
+            const Bitboard taken = captured | bit(victim);
+            const bool last = taken == them_;  // nothing left to take: every landing ends the capture
+            for (Bitboard landings = king_slide(victim, d, empty_); landings;) {
+                const int landing = nearest(landings, step);
+                landings &= ~bit(landing);
                 extended = true;
-                king_step(lowest_bit(landing), captured | victim, count + 1);
+                if (last)
+                    record(landing, taken, count + 1);
+                else
+                    king_step(landing, taken, count + 1);
             }
         }
         if (!extended && count > 0) record(sq, captured, count);
@@ -109,8 +152,10 @@ private:
 template <Color Us>
 void generate_captures(const Position& pos, MoveList& out) {
     CaptureSearch<Us> search(pos, out);
-    const Bitboard own = pos.pieces(Us);
-    for (Bitboard b = own; b; b &= b - 1) {
+    const Bitboard them = pos.pieces(opponent(Us));
+    // Only men with a capture at hand can start one; a king's search finds out as fast.
+    const Bitboard starts = men_that_capture(pos.men(Us), them, pos.empty()) | pos.kings_of(Us);
+    for (Bitboard b = starts; b; b &= b - 1) {
         const int from = lowest_bit(b);
         search.from_piece(from, (pos.kings >> from) & 1);
     }
@@ -134,8 +179,8 @@ void generate_quiet(const Position& pos, MoveList& out) {
     const Bitboard empty = pos.empty();
     for (Bitboard k = pos.kings_of(Us); k; k &= k - 1) {
         const int from = lowest_bit(k);
-        for (int step : kDirections)
-            for (Bitboard t = slide(bit(from), step, empty); t; t &= t - 1)
+        for (int d = 0; d < 4; ++d)
+            for (Bitboard t = king_slide(from, d, empty); t; t &= t - 1)
                 out.push(Move{0, static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(lowest_bit(t))});
     }
 }
@@ -145,7 +190,7 @@ std::size_t count_king_moves(const Position& pos) {
     const Bitboard empty = pos.empty();
     std::size_t n = 0;
     for (Bitboard k = pos.kings_of(Us); k; k &= k - 1)
-        for (int step : kDirections) n += count_bits(slide(k & -k, step, empty));
+        for (int d = 0; d < 4; ++d) n += count_bits(king_slide(lowest_bit(k), d, empty));
     return n;
 }
 

@@ -273,6 +273,13 @@ TEST(Movegen, MatchesReferenceOnKingRichPositions) {
     for (int i = 0; i < 20000; ++i) expect_matches_reference(test::random_position(rng, {5, 12, 0.6}));
 }
 
+// Few pieces a side, as in the databases: captures that take every opposing piece are common
+// here, and the king search ends such a capture without looking further.
+TEST(Movegen, MatchesReferenceOnEndgamePositions) {
+    std::mt19937_64 rng(777);
+    for (int i = 0; i < 50000; ++i) expect_matches_reference(test::random_position(rng, {3, 3, 0.7}));
+}
+
 TEST(Movegen, MatchesReferenceAlongRandomGames) {
     std::mt19937_64 rng(2024);
     for (const Position& pos : test::random_game_positions(rng, parse_fen("W:W31-50:B1-20"), 200))
