@@ -452,7 +452,9 @@ private:
     void solve_dtw_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
-        auto solved = solve_dtw_pair(m, tables_, dtw_, [&](double f) { progress_.update(label + " dtw", f); });
+        auto solved = solve_dtw_pair(m, tables_, dtw_, [&](double f, const std::string& note) {
+            progress_.update(label + " dtw", f, note);
+        });
         for (DtwMaterial& d : solved) {
             if (!has_dtw_file(options_.dir, d.material)) {
                 const WrittenFile written = write_dtw_file(options_.dir, d, options_.write);
@@ -467,7 +469,9 @@ private:
     void solve_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
-        auto solved = solve_material_pair(m, tables_, [&](double f) { progress_.update(label + " solving", f); });
+        auto solved = solve_material_pair(m, tables_, [&](double f, const std::string& note) {
+            progress_.update(label + " solving", f, note);
+        });
         for (SolvedMaterial& s : solved) {
             if (!has_file(options_.dir, s.material)) {
                 const WrittenFile written = write_wdl_file(options_.dir, s, options_.write);

@@ -183,7 +183,7 @@ public:
     }
 
     std::vector<DtwMaterial> solve(const ProgressCallback& progress) {
-        layout_.solve_by_level([&](const Subgame& g) { solve_subgame(g); }, progress);
+        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress);
         std::vector<DtwMaterial> out;
         for (int side = 0; side < layout_.side_count(); ++side)
             out.push_back({layout_.index(side).material(), std::move(dtw_[side]), std::move(captures_[side])});
@@ -239,9 +239,11 @@ private:
         cell.dtw = dtw;
     }
 
-    void init_block(const Block& block, Scratch& s) const {
-        layout_.for_each_king_placement(
-            block, [&](std::uint64_t k, const KingPlacement& kings) { init_position(block, k, kings, s); });
+    void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
+        layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
+            init_position(block, k, kings, s);
+            notes.visited(k);
+        });
     }
 
     // ---- the bucket queue ----
@@ -360,7 +362,7 @@ private:
     // The positions of one DTW settle in parallel: they only queue positions of later DTWs. Nearly
     // all of those are queued at the next DTW, as bits; the rest (losses whose man moves bound them
     // further) in `later`.
-    void settle_large(const Subgame& g, Scratch& s) const {
+    void settle_large(const Subgame& g, Scratch& s, const SubgameProgress& progress) const {
         LaterBuckets later = seeds_by_dtw(g, s);
         FrontierBits frontier(g.size), next(g.size);
         bool next_any = false;
@@ -372,6 +374,7 @@ private:
                 std::vector<std::uint32_t>().swap(later[d]);
             }
             next_any = settle_frontier(g, frontier, static_cast<Dtw>(d), s, next, later);
+            progress.note([&] { return round_note(g.size, "distance", d, frontier.count(), "on its frontier"); });
         }
     }
 
@@ -424,10 +427,11 @@ private:
         }
     }
 
-    void solve_subgame(const Subgame& g) {
+    void solve_subgame(const Subgame& g, const SubgameProgress& progress) {
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{0, 0, kDtwDraw});
-        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
+        FirstPassNotes notes(progress, g.size);
+        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s, notes);
         // A small subgame's buckets are small, and a level has many such subgames to keep the
         // threads busy. A large one's positions, queued with their kings, took 24 bytes each, six
         // times its cells: its frontier is kept as bits.
@@ -435,7 +439,7 @@ private:
             for (int b = 0; b < g.block_count; ++b) seed_buckets(g.blocks[b], s);
             settle(g, s);
         } else {
-            settle_large(g, s);
+            settle_large(g, s, progress);
         }
         for (int b = 0; b < g.block_count; ++b) write_block(g.blocks[b], s);
     }

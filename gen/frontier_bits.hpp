@@ -26,6 +26,11 @@ public:
         std::atomic_ref(words_[i >> 6]).fetch_or(std::uint64_t{1} << (i & 63), std::memory_order_relaxed);
     }
     void clear() { std::fill(words_.begin(), words_.end(), 0); }
+    std::uint64_t count() const {
+        std::uint64_t n = 0;
+        for (const std::uint64_t w : words_) n += static_cast<std::uint64_t>(std::popcount(w));
+        return n;
+    }
     void swap(FrontierBits& other) noexcept { words_.swap(other.words_); }
 
 private:

@@ -10,18 +10,15 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "gen/subgame_progress.hpp"
 #include "index/position_index.hpp"
 
 namespace dtb {
-
-// Called with the fraction done (0..1) now and then, from the calling thread.
-using ProgressCallback = std::function<void(double)>;
 
 // One men configuration of one side: its positions are [base, base + king placements) there.
 struct Block {
@@ -77,21 +74,22 @@ public:
         });
     }
 
-    // Runs solve(subgame) on every subgame: levels in order, the subgames of a level in parallel.
+    // Runs solve(subgame, SubgameProgress) on every subgame: levels in order, the subgames of a
+    // level in parallel.
     template <typename Solve>
     void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
         const auto levels = configs_by_level();
-        const double total = static_cast<double>(total_positions());
         std::atomic<std::uint64_t> done{0};
+        const SubgameProgress reporter(progress, done, static_cast<double>(total_positions()));
         for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level->size(), 1), [&](const auto& r) {
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
                     const Subgame g = subgame((*level)[i]);
-                    solve(g);
+                    solve(g, reporter);
                     done.fetch_add(g.size, std::memory_order_relaxed);
                 }
             });
-            if (progress) progress(static_cast<double>(done.load()) / total);
+            reporter.level_done();
         }
     }
 

@@ -17,7 +17,7 @@ std::string format_duration(double seconds) {
 
 ProgressLine::ProgressLine(std::ostream& out, bool terminal) : out_(out), terminal_(terminal) {}
 
-void ProgressLine::update(const std::string& label, double fraction) {
+void ProgressLine::update(const std::string& label, double fraction, const std::string& note) {
     const auto now = Clock::now();
     if (label != label_) {
         label_ = label;
@@ -29,8 +29,9 @@ void ProgressLine::update(const std::string& label, double fraction) {
     last_print_ = now;
     const double elapsed = std::chrono::duration<double>(now - started_).count();
     const std::string eta = fraction > 0.001 ? format_duration(elapsed * (1 - fraction) / fraction) : "?";
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%s %5.1f%% ETA %s", label.c_str(), 100.0 * fraction, eta.c_str());
+    char buf[384];
+    std::snprintf(buf, sizeof buf, "%s %5.1f%% ETA %s%s%s%s", label.c_str(), 100.0 * fraction, eta.c_str(),
+                  note.empty() ? "" : " (", note.c_str(), note.empty() ? "" : ")");
     if (terminal_) {
         out_ << '\r' << buf << "\033[K" << std::flush;
         open_line_ = true;

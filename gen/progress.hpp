@@ -11,8 +11,9 @@ namespace dtb {
 class ProgressLine {
 public:
     ProgressLine(std::ostream& out, bool terminal);
-    // fraction in 0..1 of the current item; the ETA is extrapolated from the item's start.
-    void update(const std::string& label, double fraction);
+    // fraction in 0..1 of the current item; the ETA is extrapolated from the item's start. A note,
+    // if any, follows in parentheses (what a long step inside the item has done).
+    void update(const std::string& label, double fraction, const std::string& note = {});
     // Ends the current line (before printing anything else).
     void finish();
 

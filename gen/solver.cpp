@@ -65,7 +65,7 @@ public:
     }
 
     std::vector<SolvedMaterial> solve(const ProgressCallback& progress) {
-        layout_.solve_by_level([&](const Subgame& g) { solve_subgame(g); }, progress);
+        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress);
         std::vector<SolvedMaterial> out;
         for (int side = 0; side < layout_.side_count(); ++side)
             out.push_back({layout_.index(side).material(), std::move(values_[side]), std::move(captures_[side])});
@@ -170,26 +170,28 @@ private:
     }
 
     // A large subgame (kings only, or nearly): settles one frontier at a time, in parallel.
-    void propagate_large(const Subgame& g, Scratch& s) const {
+    void propagate_large(const Subgame& g, Scratch& s, const SubgameProgress& progress) const {
         FrontierBits frontier(g.size), next(g.size);
         for (std::uint64_t local = 0; local < g.size; ++local) {
             const auto v = static_cast<Value>(s.cells[local].state & kValueMask);
             if (v == Value::Win || v == Value::Loss) frontier.set(local);
         }
-        for (bool any = true; any;) {
-            std::atomic<bool> settled_any = false;
+        std::atomic<std::uint64_t> settled{0};  // wins and losses found by propagation
+        for (std::uint64_t round = 1;; ++round) {
+            const std::uint64_t before = settled.load();
             tbb::this_task_arena::isolate([&] {
                 tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), 64), [&](const auto& r) {
                     std::vector<Settled> part = frontier_part(g, s, frontier, r.begin(), r.end());
-                    bool pushed = false;
+                    std::uint64_t pushed = 0;
                     settle_range(g, part, 0, part.size(), s, [&](const Settled& p) {
                         next.set_shared(p.local);
-                        pushed = true;
+                        ++pushed;
                     });
-                    if (pushed) settled_any.store(true, std::memory_order_relaxed);
+                    settled.fetch_add(pushed, std::memory_order_relaxed);
                 });
             });
-            any = settled_any.load();
+            progress.note([&] { return round_note(g.size, "round", round, settled.load(), "settled so far"); });
+            if (settled.load() == before) return;
             frontier.swap(next);
             next.clear();
         }
@@ -205,9 +207,11 @@ private:
         return part;
     }
 
-    void init_block(const Block& block, Scratch& s) const {
-        layout_.for_each_king_placement(
-            block, [&](std::uint64_t k, const KingPlacement& kings) { init_position(block, k, kings, s); });
+    void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
+        layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
+            init_position(block, k, kings, s);
+            notes.visited(k);
+        });
     }
 
     // Queues the positions of `block` that the first pass decided as wins or losses, in index order.
@@ -222,16 +226,17 @@ private:
         }
     }
 
-    void solve_subgame(const Subgame& g) {
+    void solve_subgame(const Subgame& g, const SubgameProgress& progress) {
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
-        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s);
+        FirstPassNotes notes(progress, g.size);
+        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s, notes);
         if (g.size < kParallelPropagateThreshold) {
             s.queue.clear();
             for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
             settle_queue(g, s);
         } else {
-            propagate_large(g, s);
+            propagate_large(g, s, progress);
         }
         for (int b = 0; b < g.block_count; ++b) write_block(g.blocks[b], s);
     }

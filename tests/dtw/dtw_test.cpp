@@ -2,6 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <tbb/global_control.h>
 
@@ -127,6 +132,60 @@ TEST(DtwSolver, LargeKingsOnlySubgameConsistentWithSuccessors) {
     const Material kings = parse_material("KKvKK").value();
     ASSERT_EQ(PositionIndex(kings).size(), 1'381'800u);
     expect_consistent_with_successors(kings, t.dtw, t.wdl);
+}
+
+// What a ProgressCallback received, and whether two calls ever overlapped.
+struct ProgressCalls {
+    std::mutex mutex;
+    std::vector<std::pair<double, std::string>> calls;
+    std::atomic<int> inside{0};
+    std::atomic<bool> overlapped{false};
+
+    ProgressCallback callback() {
+        return [this](double fraction, const std::string& note) {
+            if (inside.fetch_add(1) != 0) overlapped = true;
+            {
+                const std::lock_guard lock(mutex);
+                calls.emplace_back(fraction, note);
+            }
+            inside.fetch_sub(1);
+        };
+    }
+
+    void expect_notes_of_a_large_subgame(const char* solver) {
+        EXPECT_FALSE(overlapped) << solver;
+        ASSERT_FALSE(calls.empty()) << solver;
+        EXPECT_EQ(calls.back(), std::make_pair(1.0, std::string())) << solver;
+        bool first_pass_noted = false;
+        for (std::size_t i = 0; i < calls.size(); ++i) {
+            if (i > 0) {
+                EXPECT_GE(calls[i].first, calls[i - 1].first) << solver;
+            }
+            first_pass_noted |= calls[i].second.starts_with("subgame of 1381800 positions: first pass ");
+        }
+        EXPECT_TRUE(first_pass_noted) << solver;
+    }
+};
+
+// KKvKK is one subgame, the whole pair: without notes from inside it a kings-only pair shows no
+// progress at all (at 7 pieces, for hours). Both solvers note their first pass through it, on two
+// threads, one call at a time.
+TEST(SolverProgress, NotesFromInsideALargeSubgame) {
+    const tbb::global_control two_threads(tbb::global_control::max_allowed_parallelism, 2);
+    InMemoryTables t;
+    for (const char* name : {"KvK", "KKvK"}) {
+        const Material m = parse_material(name).value();
+        for (SolvedMaterial& s : solve_material_pair(m, t.wdl)) t.wdl.add(s.material, std::move(s.values));
+        for (DtwMaterial& d : solve_dtw_pair(m, t.wdl, t.dtw)) t.dtw.add(d.material, std::move(d.dtw));
+    }
+    const Material kings = parse_material("KKvKK").value();
+    ProgressCalls wdl_calls;
+    for (SolvedMaterial& s : solve_material_pair(kings, t.wdl, wdl_calls.callback()))
+        t.wdl.add(s.material, std::move(s.values));
+    wdl_calls.expect_notes_of_a_large_subgame("wdl");
+    ProgressCalls dtw_calls;
+    solve_dtw_pair(kings, t.wdl, t.dtw, dtw_calls.callback());
+    dtw_calls.expect_notes_of_a_large_subgame("dtw");
 }
 
 // Every subgame up to 3 pieces through the parallel settling of large subgames (frontier bits,
