@@ -12,6 +12,7 @@
 #include <tbb/task_arena.h>
 
 #include "gen/frontier_bits.hpp"
+#include "gen/successor_indexer.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
 
@@ -67,14 +68,31 @@ void DtwTables::set(const Material& m, std::uint64_t index, Dtw d) {
 Dtw DtwTables::dtw_of(const Position& any) const {
     const Position pos = white_to_move(any);
     if (pos.white == 0) return 0;  // the game is over: the side to move lost its last piece
-    const Entry* e = slot(material_of(pos));
-    if (!e) throw std::logic_error("dtb dtw: material " + material_of(pos).name() + " is needed but not built");
-    return e->dtw[e->index.index(pos)];
+    const Entry& e = needed(material_of(pos));
+    return e.dtw[e.index.index(pos)];
 }
 
-Dtw DtwTables::resolve_captures(const Position& pos) const {
+const DtwTables::Entry& DtwTables::needed(const Material& m) const {
+    const Entry* e = slot(m);
+    if (!e) throw std::logic_error("dtb dtw: material " + m.name() + " is needed but not built");
+    return *e;
+}
+
+Dtw DtwTables::resolve_captures(const Position& pos) const { return best_after(pos, generate_captures(pos)); }
+
+Dtw DtwTables::best_after(const Position& pos, const MoveList& moves) const {
+    const auto needed = [this](const Material& m) -> const Entry& { return this->needed(m); };
+    SuccessorIndexer<Entry, decltype(needed)> indexer(needed);
     DtwBest best;
-    for (const Move& m : generate_captures(pos)) best.add(dtw_after(apply_move(pos, m)));
+    for (const Move& m : moves) {
+        const Position after = apply_move(pos, m);
+        if (after.pieces(after.side_to_move) == 0) {
+            best.add(0);  // the move took the last piece
+            continue;
+        }
+        const auto [entry, index] = indexer.locate(white_to_move(after));
+        best.add(entry->dtw[index]);
+    }
     return best.result();
 }
 

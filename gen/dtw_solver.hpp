@@ -84,12 +84,17 @@ public:
     // (smaller) finished materials.
     Dtw resolve_captures(const Position& white_to_move) const;
 
+    // DTW for the side to move of `pos` implied by the DTWs after `moves` (legal moves of pos, all
+    // into added materials), as DtwBest combines them.
+    Dtw best_after(const Position& pos, const MoveList& moves) const;
+
 private:
     struct Entry {
         PositionIndex index;
         std::vector<Dtw> dtw;
     };
     const Entry* slot(const Material& m) const { return entries_.find(m); }
+    const Entry& needed(const Material& m) const;
 
     MaterialMap<Entry> entries_;
     std::uint64_t bytes_ = 0;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
-#include <utility>
 
+#include "gen/successor_indexer.hpp"
 #include "rules/movegen.hpp"
 
 namespace dtb {
@@ -37,47 +37,6 @@ Value ValueTables::value_after(const Position& after) const {
 }
 
 Value ValueTables::resolve_captures(const Position& pos) const { return best_after(pos, generate_captures(pos)); }
-
-namespace {
-
-// Where the positions after a position's moves are looked up. Most moves of a position land in
-// one material and, king moves, in one men configuration: the material's entry and the rank of the
-// men are found again only when they change (the lookup of both took a fifth of dtb verify).
-template <typename Entry, typename Needed>
-class SuccessorIndexer {
-public:
-    explicit SuccessorIndexer(const Needed& needed) : needed_(needed) {}
-
-    // The entry of `next` (white to move) and the position's index in it.
-    std::pair<const Entry*, std::uint64_t> locate(const Position& next) {
-        const Material m = material_of(next);
-        if (!entry_ || m != material_) {
-            entry_ = &needed_(m);
-            material_ = m;
-            men_known_ = false;
-        }
-        const MenConfig men{next.white & ~next.kings, next.black & ~next.kings};
-        if (!men_known_ || men != men_) {
-            men_ = men;
-            men_known_ = true;
-            men_base_ = entry_->index.men_index(men) * entry_->index.king_placements();
-            free_ = PositionIndex::king_squares(men);
-        }
-        const KingPlacement kings{next.white & next.kings, next.black & next.kings};
-        return {entry_, men_base_ + entry_->index.king_index_in(free_, kings)};
-    }
-
-private:
-    const Needed& needed_;
-    const Entry* entry_ = nullptr;
-    Material material_;
-    bool men_known_ = false;
-    MenConfig men_;
-    std::uint64_t men_base_ = 0;
-    Bitboard free_ = 0;
-};
-
-}  // namespace
 
 Value ValueTables::best_after(const Position& pos, const MoveList& moves) const {
     // Small enough that a win among the first moves saves most of the index work, large enough

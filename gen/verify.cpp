@@ -147,11 +147,7 @@ private:
 
     // The DTW the successors of a position without a capture imply (shortest win, longest loss,
     // 0 without a move).
-    Dtw implied_dtw(const Position& pos) const {
-        DtwBest best;
-        for (const Move& mv : generate_quiet_moves(pos)) best.add(dtw_.dtw_after(apply_move(pos, mv)));
-        return best.result();
-    }
+    Dtw implied_dtw(const Position& pos) const { return dtw_.best_after(pos, generate_quiet_moves(pos)); }
 
     void check_material(const Material& m, bool with_dtw) {
         log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "") << '\n' << std::flush;
