@@ -72,17 +72,16 @@ Dtw DtwTables::dtw_of(const Position& any) const {
     return e.dtw[e.index.index(pos)];
 }
 
-const DtwTables::Entry& DtwTables::needed(const Material& m) const {
-    const Entry* e = slot(m);
-    if (!e) throw std::logic_error("dtb dtw: material " + m.name() + " is needed but not built");
-    return *e;
-}
+namespace {
+constexpr const char* kWho = "dtb dtw";  // in the error for a material needed but not built
+}  // namespace
+
+const DtwTables::Entry& DtwTables::needed(const Material& m) const { return entries_.needed(m, kWho); }
 
 Dtw DtwTables::resolve_captures(const Position& pos) const { return best_after(pos, generate_captures(pos)); }
 
 Dtw DtwTables::best_after(const Position& pos, const MoveList& moves) const {
-    const auto needed = [this](const Material& m) -> const Entry& { return this->needed(m); };
-    SuccessorIndexer<Entry, decltype(needed)> indexer(needed);
+    SuccessorIndexer indexer(entries_, kWho);
     DtwBest best;
     for (const Move& m : moves) {
         const Position after = apply_move(pos, m);

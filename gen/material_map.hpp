@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "index/material.hpp"
@@ -17,6 +18,12 @@ public:
 
     const Entry* find(const Material& m) const { return slots_[key(m)].get(); }
     Entry* find(const Material& m) { return slots_[key(m)].get(); }
+    // The entry of m; std::logic_error "<who>: material M is needed but not built" if there is none.
+    const Entry& needed(const Material& m, const char* who) const {
+        const Entry* e = find(m);
+        if (!e) throw std::logic_error(std::string(who) + ": material " + m.name() + " is needed but not built");
+        return *e;
+    }
     void put(const Material& m, std::unique_ptr<Entry> entry) { slots_[key(m)] = std::move(entry); }
     void erase(const Material& m) { slots_[key(m)].reset(); }
 

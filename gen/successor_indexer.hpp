@@ -4,25 +4,27 @@
 #include <cstdint>
 #include <utility>
 
+#include "gen/material_map.hpp"
 #include "index/material.hpp"
 #include "index/position_index.hpp"
 
 namespace dtb {
 
-// Where the positions after one position's moves are looked up; `needed(material)` gives a
-// table's entry (with its PositionIndex `index`). Most moves of a position land in one material
+// Where the positions after one position's moves are looked up in a map of finished tables (each
+// entry with its PositionIndex `index`). Most moves of a position land in one material
 // and, king moves, in one men configuration: the material's entry and the rank of the men are
 // found again only when they change (the lookup of both took a fifth of dtb verify).
-template <typename Entry, typename Needed>
+template <typename Entry>
 class SuccessorIndexer {
 public:
-    explicit SuccessorIndexer(const Needed& needed) : needed_(needed) {}
+    // `who` names the caller in the error for a material not in `tables` (MaterialMap::needed).
+    SuccessorIndexer(const MaterialMap<Entry>& tables, const char* who) : tables_(tables), who_(who) {}
 
     // The entry of `next` (white to move) and the position's index in it.
     std::pair<const Entry*, std::uint64_t> locate(const Position& next) {
         const Material m = material_of(next);
         if (!entry_ || m != material_) {
-            entry_ = &needed_(m);
+            entry_ = &tables_.needed(m, who_);
             material_ = m;
             men_known_ = false;
         }
@@ -38,7 +40,8 @@ public:
     }
 
 private:
-    const Needed& needed_;
+    const MaterialMap<Entry>& tables_;
+    const char* who_;
     const Entry* entry_ = nullptr;
     Material material_;
     bool men_known_ = false;

@@ -8,6 +8,11 @@
 #include "rules/movegen.hpp"
 
 namespace dtb {
+
+namespace {
+constexpr const char* kWho = "dtb gen";  // in the error for a material needed but not built
+}  // namespace
+
 void ValueTables::add(const Material& m, PackedValues values) {
     bytes_ += values.bytes();
     entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values)}));
@@ -18,11 +23,7 @@ void ValueTables::remove(const Material& m) {
     entries_.erase(m);
 }
 
-const ValueTables::Entry& ValueTables::needed(const Material& m) const {
-    const Entry* e = slot(m);
-    if (!e) throw std::logic_error("dtb gen: material " + m.name() + " is needed but not built");
-    return *e;
-}
+const ValueTables::Entry& ValueTables::needed(const Material& m) const { return entries_.needed(m, kWho); }
 
 Value ValueTables::value_of(const Position& any) const {
     const Position pos = white_to_move(any);
@@ -46,8 +47,7 @@ Value ValueTables::best_after(const Position& pos, const MoveList& moves) const 
         const PackedValues* values;
         std::uint64_t index;
     };
-    const auto needed = [this](const Material& m) -> const Entry& { return this->needed(m); };
-    SuccessorIndexer<Entry, decltype(needed)> indexer(needed);
+    SuccessorIndexer indexer(entries_, kWho);
     Value best = Value::Loss;
     for (std::size_t begin = 0; begin < moves.size(); begin += kBatch) {
         const std::size_t n = std::min(kBatch, moves.size() - begin);
