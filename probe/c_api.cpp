@@ -169,6 +169,7 @@ void dtb_default_options(dtb_options* options) {
     options->log = nullptr;
     options->log_user = nullptr;
     options->capture_search_nodes = defaults.capture_search_nodes;
+    options->resident = defaults.resident ? 1 : 0;
 }
 
 dtb_handle* dtb_open(const char* dir, const dtb_options* options, char** error) {
@@ -181,6 +182,7 @@ dtb_handle* dtb_open(const char* dir, const dtb_options* options, char** error) 
             opts.max_pieces = options->max_pieces;
             opts.max_open_files = options->max_open_files;
             opts.capture_search_nodes = options->capture_search_nodes;
+            opts.resident = options->resident != 0;
             if (options->log) {
                 auto* log = options->log;
                 void* user = options->log_user;
@@ -242,5 +244,9 @@ int dtb_probe_dtw_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint
 }
 
 int dtb_max_pieces(const dtb_handle* handle) { return handle ? handle->tablebase.max_pieces() : 0; }
+
+size_t dtb_preload(dtb_handle* handle, int threads) { return handle ? handle->tablebase.preload(threads) : 0; }
+
+size_t dtb_resident_bytes(const dtb_handle* handle) { return handle ? handle->tablebase.resident_bytes() : 0; }
 
 }  // extern "C"

@@ -60,6 +60,10 @@ typedef struct dtb_options {
        (default 100000); beyond it the probe returns DTB_UNKNOWN, with the reason "capture search
        exceeded N positions". 0 = no bound. */
     uint64_t capture_search_nodes;
+    /* Non-zero: keep every .wdl file's values in memory in a run-length code read without
+       decompressing (1.4 times the files' size or less; docs/PROBING.md), loaded on first need or by
+       dtb_preload; WDL probes then never read the disk. Default 0. */
+    int resident;
 } dtb_options;
 
 /* Fills `options` with the defaults. */
@@ -111,6 +115,14 @@ int dtb_probe_dtw_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint
 
 /* Largest number of pieces the opened databases cover (0 if the folder holds none). */
 int dtb_max_pieces(const dtb_handle* handle);
+
+/* Opens (with `resident`: loads) every .wdl file now, on `threads` threads (0: one per core).
+   Files that cannot be used are reported through `log`. Returns the number of .wdl files ready
+   (0 for a NULL handle). */
+size_t dtb_preload(dtb_handle* handle, int threads);
+
+/* Bytes of memory the resident files hold (0 without `resident`, or for a NULL handle). */
+size_t dtb_resident_bytes(const dtb_handle* handle);
 
 /* ----- Moves at the root, ranked under the FMJD draw rules (docs/DRAW_RULES.md) ----- */
 

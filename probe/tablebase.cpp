@@ -10,9 +10,11 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include "index/position_index.hpp"
 #include "probe/block_cache.hpp"
+#include "probe/resident_table.hpp"
 #include "probe/table_file.hpp"
 
 namespace dtb {
@@ -148,6 +150,9 @@ struct TableSlot {
     std::once_flag open_once;
     format::Header header;                  // valid when kReady: the file's, kept while it is closed
     detail::BlockDirectory blocks;          // valid when kReady
+    // Valid when kReady, with TablebaseOptions::resident (WDL files only): the file's values, read
+    // once; then `file` is never opened again.
+    std::unique_ptr<const detail::ResidentTable> resident;
     ProbeError error = ProbeError::None;    // valid when kFailed
     std::string_view reason;                // valid when kFailed
     std::string missing_reason;
@@ -183,6 +188,7 @@ struct Tablebase::Impl {
     DtwResult dtw_derived_win(const Position& w, const TableSlot& slot, NodeBudget& budget) const;
     TableSlot* dtw_slot_for(const Material& m) const;
     void open_first(TableSlot& slot) const;
+    void check_file(const TableSlot& slot, const TableFile& file) const;
     std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
 
     std::filesystem::path dir;
@@ -203,6 +209,8 @@ struct Tablebase::Impl {
     mutable std::mutex files_mutex;
     mutable std::vector<TableSlot*> open_slots;
     mutable std::uint64_t use_clock = 0;
+
+    mutable std::atomic<std::size_t> resident_bytes{0};
 };
 
 namespace {
@@ -444,6 +452,7 @@ ProbeResult Tablebase::Impl::lookup(const Position& w, bool soft) const {
             return error == ProbeError::NotCached ? ProbeResult{Value::Unknown, error, reason} : unavailable(w, error, reason);
     }
     const std::uint64_t index = slot->index.index(w);
+    if (slot->resident) return known(slot->resident->value(index));  // checked when it was read
     const std::uint64_t block = index / slot->header.positions_per_block;
     const std::uint64_t offset = index - block * slot->header.positions_per_block;
     const std::uint64_t byte = offset / format::kValuesPerByte;
@@ -509,6 +518,20 @@ std::uint64_t Tablebase::Impl::load(TableSlot& slot, std::uint64_t block, std::u
 void Tablebase::Impl::open_first(TableSlot& slot) const {
     std::call_once(slot.open_once, [&] {
         try {
+            if (options.resident && slot.kind == format::FileKind::Wdl) {
+                // Read whole, then closed: the file is not held open nor counted in max_open_files.
+                const TableFile file(slot.path, slot.kind);
+                check_file(slot, file);
+                slot.header = file.header();
+                try {
+                    slot.resident = std::make_unique<const detail::ResidentTable>(file);
+                } catch (const std::bad_alloc&) {  // this file stays unavailable; smaller ones may fit
+                    throw TableError(slot.path.string() + ": out of memory holding its values resident");
+                }
+                resident_bytes += slot.resident->bytes();
+                slot.state.store(TableSlot::kReady, std::memory_order_release);
+                return;
+            }
             const std::shared_ptr<const TableFile> file = acquire(slot);
             const format::Header& h = file->header();
             slot.header = h;
@@ -520,6 +543,17 @@ void Tablebase::Impl::open_first(TableSlot& slot) const {
             slot.state.store(TableSlot::kFailed, std::memory_order_release);
         }
     });
+}
+
+// Throws TableError when `file` does not hold the material of `slot`.
+void Tablebase::Impl::check_file(const TableSlot& slot, const TableFile& file) const {
+    const format::Header& h = file.header();
+    if (h.material != slot.material)
+        throw TableError(slot.path.string() + ": holds material " + h.material.name() + ", not " +
+                         slot.material.name());
+    if (h.positions != slot.index.size())
+        throw TableError(slot.path.string() + ": holds " + std::to_string(h.positions) + " positions, the index has " +
+                         std::to_string(slot.index.size()));
 }
 
 // The open file of `slot`, opening it (and closing the least recently used file beyond the
@@ -535,13 +569,8 @@ std::shared_ptr<const TableFile> Tablebase::Impl::acquire(TableSlot& slot) const
     // Open outside the pool lock (it reads and hashes the block table); two threads may race to
     // open the same file, and the loser's copy is simply dropped.
     auto file = std::make_shared<const TableFile>(slot.path, slot.kind);
+    check_file(slot, *file);
     const format::Header& h = file->header();
-    if (h.material != slot.material)
-        throw TableError(slot.path.string() + ": holds material " + h.material.name() + ", not " +
-                         slot.material.name());
-    if (h.positions != slot.index.size())
-        throw TableError(slot.path.string() + ": holds " + std::to_string(h.positions) + " positions, the index has " +
-                         std::to_string(slot.index.size()));
     // A file replaced while in use is read only if it keeps the layout the cache's directory and
     // the kept header describe.
     if (slot.state.load(std::memory_order_acquire) == TableSlot::kReady &&
@@ -636,6 +665,29 @@ bool Tablebase::has_table(const Material& m) const {
 }
 
 const std::filesystem::path& Tablebase::directory() const { return impl_->dir; }
+
+std::size_t Tablebase::preload(int threads) const {
+    const auto& slots = impl_->slots;
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), std::max<std::size_t>(slots.size(), 1)));
+    // Largest first (build order ends with the largest materials): the last to start are short.
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i; (i = next++) < slots.size();) {
+            TableSlot& slot = *slots[slots.size() - 1 - i];
+            if (slot.state.load(std::memory_order_acquire) == TableSlot::kUnopened) impl_->open_first(slot);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    std::size_t ready = 0;
+    for (const auto& slot : slots) ready += slot->state.load(std::memory_order_acquire) == TableSlot::kReady;
+    return ready;
+}
+
+std::size_t Tablebase::resident_bytes() const { return impl_->resident_bytes.load(); }
 
 CacheStats Tablebase::cache_stats() const {
     const auto t = impl_->cache.totals();

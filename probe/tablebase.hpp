@@ -50,6 +50,12 @@ struct TablebaseOptions {
     // up to a few pieces more than max_pieces need far fewer, and lines that end quiet beyond the
     // databases cut the search short (only a win can then be proved). 0 means no bound.
     std::uint64_t capture_search_nodes = 100'000;
+    // Keep the values of every .wdl file in memory, in a run-length code that a probe reads
+    // without decompressing anything (about 1.4 times the files' size; docs/PROBING.md): a file
+    // is read and encoded whole when first needed, or by preload(), and never read again. Probes
+    // into these files then take no cache, no lock and no disk read. DTW files still go through
+    // the block cache.
+    bool resident = false;
     // Called once per distinct problem (missing file, corrupt block, ...), from the probing thread,
     // never by two threads at once. It must not call back into the Tablebase. May be empty.
     std::function<void(std::string_view)> log = nullptr;
@@ -179,6 +185,14 @@ public:
     const std::vector<Material>& materials() const;
     bool has_table(const Material& m) const;
     const std::filesystem::path& directory() const;
+
+    // Opens every .wdl file now rather than on first need, on `threads` threads (0: one per core);
+    // with TablebaseOptions::resident, this reads and encodes them all, so that no probe touches
+    // the disk afterwards. A file that cannot be used is reported through `log` (its probes answer
+    // Unknown, as they would have). Returns the number of .wdl files ready.
+    std::size_t preload(int threads = 0) const;
+    // Bytes of memory the resident files hold (0 without TablebaseOptions::resident).
+    std::size_t resident_bytes() const;
 
     CacheStats cache_stats() const;
     // Drops every cached block (files stay open). Safe while other threads probe.

@@ -66,7 +66,7 @@ std::optional<int> distance(const DtwResult& d) { return d.known() && d.dtw >= 0
 
 // Opens the folder as the command line does: a folder without databases is refused, not probed.
 std::unique_ptr<Tablebase> open_tablebase(const std::string& path, std::size_t cache_mb, int max_pieces,
-                                          std::uint64_t search_nodes) {
+                                          std::uint64_t search_nodes, bool resident) {
     // The bounds of the command line's options.
     if (cache_mb > kMaxCacheMb)
         throw std::invalid_argument("cache_mb must be from 0 to " + std::to_string(kMaxCacheMb) + " (16 TiB), not " +
@@ -76,6 +76,7 @@ std::unique_ptr<Tablebase> open_tablebase(const std::string& path, std::size_t c
     options.cache_mb = cache_mb;
     options.max_pieces = max_pieces;
     options.capture_search_nodes = search_nodes;
+    options.resident = resident;
     // Problems found while probing (a missing or corrupt file) go to the logging module, once each.
     // The probing thread holds no GIL here (every probe releases it), so taking it cannot deadlock;
     // a failing handler cannot raise through the library, and is reported as unraisable instead.
@@ -94,6 +95,10 @@ std::unique_ptr<Tablebase> open_tablebase(const std::string& path, std::size_t c
         throw FolderError(e.what());
     }
     if (tb->max_pieces() == 0) throw FolderError("no databases (*.wdl files) in " + path);
+    if (resident) {
+        const py::gil_scoped_release unlocked;  // seconds to minutes: other Python threads go on
+        tb->preload();
+    }
     return tb;
 }
 
@@ -292,9 +297,11 @@ PYBIND11_MODULE(dtb, m) {
                           "probes release the GIL, so several Python threads may share one Tablebase.")
         .def(py::init(&open_tablebase), py::arg("path"), py::arg("cache_mb") = TablebaseOptions{}.cache_mb,
              py::arg("max_pieces") = 0, py::arg("search_nodes") = TablebaseOptions{}.capture_search_nodes,
+             py::arg("resident") = false,
              "Opens the database folder `path` (OSError if it is unusable or holds no .wdl file). cache_mb: "
              "memory for decompressed blocks; max_pieces: ignore files of more pieces (0: none ignored); "
-             "search_nodes: most positions one probe visits resolving captures (0: no bound).")
+             "search_nodes: most positions one probe visits resolving captures (0: no bound); resident: load "
+             "every .wdl file into memory now (docs/PROBING.md), so that WDL probes never read the disk.")
         .def("probe_wdl", &probe_wdl, py::arg("fen"),
              "'win', 'draw' or 'loss' for the side to move. ValueError for an invalid FEN, "
              "dtb.UnknownValue when the databases cannot tell.")
@@ -318,6 +325,8 @@ PYBIND11_MODULE(dtb, m) {
              "with its keys (but 'file'), one per game. file_name only names the text in messages.")
         .def_property_readonly("max_pieces", &Tablebase::max_pieces, "Most pieces of the .wdl files in use")
         .def_property_readonly("max_dtw_pieces", &Tablebase::max_dtw_pieces, "Most pieces of the .dtw files (0: none)")
+        .def_property_readonly("resident_bytes", &Tablebase::resident_bytes,
+                               "Bytes of memory the resident .wdl files hold (0 unless opened with resident=True)")
         .def_property_readonly(
             "materials",
             [](const Tablebase& tb) {

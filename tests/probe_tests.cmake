@@ -31,7 +31,8 @@ else()
 endif()
 
 # Unit tests on synthetic tables.
-add_executable(probe_tests probe/tablebase_test.cpp probe/alloc_test.cpp probe/block_cache_test.cpp)
+add_executable(probe_tests probe/tablebase_test.cpp probe/alloc_test.cpp probe/block_cache_test.cpp
+  probe/resident_test.cpp)
 target_link_libraries(probe_tests PRIVATE dtb_probe PkgConfig::ZSTD PkgConfig::XXHASH GTest::gtest_main)
 gtest_discover_tests(probe_tests
   TEST_PREFIX "probe."

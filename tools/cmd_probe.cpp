@@ -194,6 +194,37 @@ struct BenchOptions {
     std::uint64_t seed = 1;
     std::size_t cache_mb = 0;  // 0: large enough for every block of the databases
     bool dtw = false;          // also time probe_dtw
+    bool resident = false;     // the warm Tablebase holds every .wdl file resident (preloaded)
+    bool quiet = false;        // quiet positions only, timed with probe_wdl_quiet
+    bool busy = false;         // a thread keeps another core busy while probes are timed
+};
+
+// Keeps one core busy for as long as it lives: random reads over 256 MB and arithmetic on them,
+// as an engine's search on the other core would (it competes for the caches, not just the core).
+class BusyCore {
+public:
+    BusyCore() : memory_(std::size_t{32} << 20), worker_([this] { run(); }) {}
+    ~BusyCore() {
+        stop_ = true;
+        worker_.join();
+    }
+    BusyCore(const BusyCore&) = delete;
+    BusyCore& operator=(const BusyCore&) = delete;
+
+private:
+    void run() {
+        std::uint64_t x = 88172645463325252ull, sum = 0;
+        while (!stop_.load(std::memory_order_relaxed))
+            for (int k = 0; k < 4096; ++k) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                std::uint64_t& word = memory_[x % memory_.size()];
+                sum += word;
+                word = sum;
+            }
+    }
+    std::vector<std::uint64_t> memory_;  // 256 MB
+    std::atomic<bool> stop_{false};
+    std::thread worker_;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -227,10 +258,6 @@ Timing time_each(const std::vector<Position>& positions, std::size_t& unknown, P
         unknown += !known;
     }
     return summarise(ns);
-}
-
-Timing time_each(const Tablebase& tb, const std::vector<Position>& positions, std::size_t& unknown) {
-    return time_each(positions, unknown, [&](const Position& p) { return tb.probe_wdl(p); });
 }
 
 void print_timing(const char* label, const Timing& t) {
@@ -304,12 +331,23 @@ int run_bench_probe(const BenchOptions& o) {
     std::uint64_t dtw_bytes = 0;
     if (o.dtw)
         for (const Material& m : materials) dtw_bytes += PositionIndex(m).size() * 2;
-    const std::size_t warm_mb =
-        o.cache_mb ? o.cache_mb : static_cast<std::size_t>((data_bytes + dtw_bytes) * 11 / 10 >> 20) + 16;
+    // Resident: the cache only holds DTW blocks.
+    const std::uint64_t cached_bytes = (o.resident ? 0 : data_bytes) + dtw_bytes;
+    const std::size_t warm_mb = o.cache_mb ? o.cache_mb : static_cast<std::size_t>(cached_bytes * 11 / 10 >> 20) + 16;
     const int files = 2 * static_cast<int>(materials.size()) + 8;  // every .wdl and .dtw file stays open
-    const auto warm = open_tablebase(o.db, {.cache_mb = warm_mb, .max_open_files = files});
+    const auto warm = open_tablebase(o.db, {.cache_mb = warm_mb, .max_open_files = files, .resident = o.resident});
     const auto cold = open_tablebase(o.db, {.cache_mb = 0, .max_open_files = files});
     if (!warm || !cold) return kExitFailure;
+    double load_seconds = 0;
+    if (o.resident) {
+        const auto start = Clock::now();
+        const std::size_t ready = warm->preload(o.threads);
+        load_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        if (ready != materials.size()) {
+            std::cerr << "dtb: error: " << materials.size() - ready << " database files could not be loaded\n";
+            return kExitFailure;
+        }
+    }
 
     // Random positions: a material drawn uniformly among those present, then a position of it, then
     // either side to move.
@@ -322,23 +360,33 @@ int run_bench_probe(const BenchOptions& o) {
         const PositionIndex& index = indexes[rng() % indexes.size()];
         Position p = index.position(rng() % index.size());
         if (rng() & 1) p = flip_colors(p);
+        if (o.quiet && has_capture(p)) {
+            --i;  // draw again
+            continue;
+        }
         captures += has_capture(p);
         positions.push_back(p);
     }
 
     std::size_t unknown = 0;
-    for (const Position& p : positions) unknown += !warm->probe_wdl(p).known();  // fill the cache
+    const auto probe = [&](const Tablebase& tb, const Position& p) {
+        return o.quiet ? tb.probe_wdl_quiet(p) : tb.probe_wdl(p);
+    };
+    for (const Position& p : positions) unknown += !probe(*warm, p).known();  // fill the cache
     const CacheStats filled = warm->cache_stats();
-    const Timing warm_time = time_each(*warm, positions, unknown);
+    std::optional<BusyCore> busy;
+    if (o.busy) busy.emplace();
+    const Timing warm_time = time_each(positions, unknown, [&](const Position& p) { return probe(*warm, p); });
 
     // Cold: open every file first (opening reads the block table, not what is measured here), then
     // time probes through a Tablebase that caches nothing.
     for (const PositionIndex& index : indexes) cold->probe_wdl(index.position(0));
     const std::vector<Position> cold_sample(positions.begin(),
                                             positions.begin() + std::min<std::size_t>(positions.size(), 20'000));
-    const Timing cold_time = time_each(*cold, cold_sample, unknown);
+    const Timing cold_time = time_each(cold_sample, unknown, [&](const Position& p) { return probe(*cold, p); });
 
     const double one = throughput(*warm, positions, 1);
+    busy.reset();  // every thread of the throughput test needs a core
     const double many = o.threads > 1 ? throughput(*warm, positions, o.threads) : one;
 
     int min_pieces = 99, max_pieces = 0;
@@ -346,13 +394,20 @@ int run_bench_probe(const BenchOptions& o) {
     std::printf("dtb bench probe: %s\n", o.db.c_str());
     std::printf("  databases   %d-%d pieces, %zu materials, %.1f MB on disk, %.1f MB of values\n", min_pieces,
                 max_pieces, materials.size(), file_bytes / 1e6, data_bytes / 1e6);
-    std::printf("  positions   %d random (material uniform, then position, then side), %.1f%% must capture, seed %llu\n",
-                o.count, 100.0 * static_cast<double>(captures) / std::max(1, o.count),
+    std::printf("  positions   %d random%s (material uniform, then position, then side), %.1f%% must capture, seed %llu\n",
+                o.count, o.quiet ? " quiet" : "", 100.0 * static_cast<double>(captures) / std::max(1, o.count),
                 static_cast<unsigned long long>(o.seed));
-    std::printf("  warm cache  %zu MiB, %llu blocks (%.1f MB) after the filling pass\n\n", warm_mb,
-                static_cast<unsigned long long>(filled.blocks), filled.bytes / 1e6);
-    std::printf("  %-34s %10s %10s %10s\n", "probe_wdl, one thread", "median", "mean", "p99");
-    print_timing("warm (blocks cached)", warm_time);
+    if (o.resident)
+        std::printf("  resident    %.1f MB in memory (%.2f times the files), loaded in %.1f s on %d threads\n",
+                    warm->resident_bytes() / 1e6, static_cast<double>(warm->resident_bytes()) / static_cast<double>(file_bytes),
+                    load_seconds, o.threads);
+    else
+        std::printf("  warm cache  %zu MiB, %llu blocks (%.1f MB) after the filling pass\n", warm_mb,
+                    static_cast<unsigned long long>(filled.blocks), filled.bytes / 1e6);
+    if (o.busy) std::printf("  other core  busy while one thread probes (random reads over 256 MB)\n");
+    std::printf("\n  %-34s %10s %10s %10s\n", o.quiet ? "probe_wdl_quiet, one thread" : "probe_wdl, one thread", "median",
+                "mean", "p99");
+    print_timing(o.resident ? "warm (resident)" : "warm (blocks cached)", warm_time);
     print_timing("cold (cache_mb=0: read+decompress)", cold_time);
     if (o.dtw) time_dtw_probes(*warm, *cold, positions, unknown);
     std::printf("  (each time includes reading the clock: %.0f ns)\n", timer_overhead_ns());
@@ -429,6 +484,13 @@ void add_probe_commands(CLI::App& app, Runner& run) {
     bench_probe->add_option("--seed", bo->seed, "Random seed")->capture_default_str();
     add_cache_mb_option(bench_probe, bo->cache_mb, "Warm cache size in MiB (default: all blocks fit)");
     bench_probe->add_flag("--dtw", bo->dtw, "Also time probe_dtw (wins and other positions apart)");
+    bench_probe->add_flag("--resident", bo->resident,
+                          "Warm probes from resident files (TablebaseOptions::resident, every .wdl file preloaded on "
+                          "--threads threads): prints their memory and load time");
+    bench_probe->add_flag("--quiet", bo->quiet,
+                          "Quiet positions only (the side to move has no capture), timed with probe_wdl_quiet");
+    bench_probe->add_flag("--busy", bo->busy,
+                          "Keep another core busy (random reads over 256 MB) while single-thread probes are timed");
     bench_probe->callback([&run, bo] { run = [bo] { return run_bench_probe(*bo); }; });
 }
 

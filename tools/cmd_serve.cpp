@@ -17,6 +17,7 @@ struct ServeOptions {
     std::string db;
     serve::ServerOptions server;
     std::size_t cache_mb = 256;
+    bool resident = false;
 };
 
 // SIGINT and SIGTERM, blocked in every thread started after this (the server's pool included) and
@@ -32,8 +33,14 @@ sigset_t stop_signals() {
 int run_serve(const ServeOptions& o) {
     const sigset_t signals = stop_signals();
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-    const Tablebase tb(o.db, {.cache_mb = o.cache_mb});
+    const Tablebase tb(o.db, {.cache_mb = o.cache_mb, .resident = o.resident});
     require_databases(tb);
+    if (o.resident) {
+        std::cout << "dtb serve: loading every .wdl file into memory..." << std::endl;
+        const std::size_t ready = tb.preload();
+        std::cout << "dtb serve: " << ready << " of " << tb.materials().size() << " .wdl files resident, "
+                  << (tb.resident_bytes() + (1 << 20) - 1) / (1 << 20) << " MiB" << std::endl;
+    }
     serve::Server server(tb, o.server);
     std::cout << "dtb serve: listening on " << server.url() << " (" << tb.materials().size() << " databases of up to "
               << tb.max_pieces() << " pieces, distances to win up to " << tb.max_dtw_pieces() << ")" << std::endl;
@@ -68,6 +75,9 @@ void add_serve_commands(CLI::App& app, Runner& run) {
     cmd->add_option("--threads", o->server.threads, "Threads answering requests, each one connection at a time (default: 8 a core, at least 16)")
         ->check(CLI::Range(1, 1024));
     add_cache_mb_option(cmd, o->cache_mb, "Block cache size in MiB, shared by all requests")->capture_default_str();
+    cmd->add_flag("--resident", o->resident,
+                  "Load every .wdl file into memory at start (about 1.4 times their size on disk or less; docs/PROBING.md): "
+                  "WDL answers then never read the disk, and the cache serves the .dtw files only");
     cmd->callback([&run, o] { run = [o] { return run_serve(*o); }; });
 }
 

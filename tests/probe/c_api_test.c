@@ -201,6 +201,23 @@ int main(int argc, char** argv) {
     }
     dtb_close(NULL);
     CHECK(dtb_max_pieces(NULL) == 0);
+    CHECK(dtb_preload(NULL, 1) == 0);
+    CHECK(dtb_resident_bytes(NULL) == 0);
+
+    /* Resident: every 2-4 file (41 materials) loaded up front, the same answers as above. */
+    dtb_default_options(&options);
+    CHECK(options.resident == 0);
+    options.resident = 1;
+    tb = dtb_open(argv[1], &options, NULL);
+    CHECK(tb != NULL);
+    if (tb) {
+        CHECK(dtb_resident_bytes(tb) == 0);
+        CHECK(dtb_preload(tb, 2) == 41);
+        CHECK(dtb_resident_bytes(tb) > 0);
+        CHECK(dtb_probe_wdl(tb, sq(1), sq(50), sq(1) | sq(50), DTB_BLACK_TO_MOVE) == DTB_DRAW);
+        CHECK(dtb_probe_wdl_soft(tb, sq(1), sq(50), sq(1) | sq(50), DTB_WHITE_TO_MOVE) == DTB_DRAW);
+        dtb_close(tb);
+    }
 
     if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
     else printf("c_api_test: all checks passed\n");

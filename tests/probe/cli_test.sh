@@ -151,6 +151,19 @@ $out"
 done
 "$dtb" bench >/dev/null 2>&1 && fail "bench without a subcommand should fail"
 
+# Resident, quiet positions, the other core busy: every answer known, the memory and load time shown.
+out=$("$dtb" bench probe --db "$db" --count 2000 --threads 2 --resident --quiet --busy 2>&1)
+rc=$?
+[[ $rc == 0 ]] || fail "bench probe --resident: exit code $rc"
+[[ $out == *"0.0% must capture"* ]] || fail "bench probe --quiet drew capture positions:
+$out"
+[[ $out =~ resident\ +[0-9.]+\ MB\ in\ memory ]] || fail "bench probe --resident: no resident memory in
+$out"
+[[ $out == *"warm (resident)"* && $out == *"other core  busy"* ]] || fail "bench probe --resident --busy:
+$out"
+[[ $out == *"unknown"* ]] && fail "bench probe --resident: unknown answers:
+$out"
+
 rm -f /tmp/dtb-cli-test-stderr.$$
 if ((failures)); then
   echo "$failures failure(s)" >&2

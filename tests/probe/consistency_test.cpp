@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "index/position_index.hpp"
+#include "probe/resident_table.hpp"
+#include "probe/table_file.hpp"
 #include "probe/tablebase.hpp"
 #include "rules/fen.hpp"
 
@@ -108,6 +110,37 @@ TEST_F(Consistency, EveryPositionAgreesWithItsSuccessors) {
     for (const auto& e : examples) ADD_FAILURE() << e;
     std::printf("checked %llu positions (%llu with a capture)\n", static_cast<unsigned long long>(checked.load()),
                 static_cast<unsigned long long>(captures.load()));
+}
+
+// The resident code of every file gives, position by position, the value stored in its blocks.
+TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
+    const auto materials = materials_in_build_order(db_pieces());
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::uint64_t> checked{0}, failures{0};
+    const auto work = [&] {
+        std::vector<std::uint8_t> block;
+        for (std::size_t k; (k = next++) < materials.size();) {
+            const TableFile file(std::filesystem::path(db_dir()) / format::wdl_file_name(materials[k]));
+            const detail::ResidentTable resident(file);
+            const format::Header& h = file.header();
+            std::uint64_t local_failures = 0;
+            for (std::uint64_t b = 0; b < h.block_count; ++b) {
+                file.read_block(b, block);
+                const std::uint64_t first = b * h.positions_per_block;
+                const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
+                for (std::uint64_t j = 0; j < n; ++j) local_failures += resident.value(first + j) != format::unpack_value(block.data(), j);
+            }
+            checked += h.positions;
+            failures += local_failures;
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t) threads.emplace_back(work);
+    for (auto& t : threads) t.join();
+    std::uint64_t expected = 0;
+    for (int k = 2; k <= db_pieces(); ++k) expected += positions_with_pieces(k);
+    EXPECT_EQ(checked.load(), expected);
+    EXPECT_EQ(failures.load(), 0u);
 }
 
 TEST_F(Consistency, ProbeMovesAgreesWithProbe) {

@@ -176,6 +176,16 @@ def test_line_stops_where_a_distance_is_missing(tmp_path):
     assert caught.value.code == "missing-table" and "KvM.dtw" in caught.value.reason
 
 
+def test_resident_answers_as_the_files(tb, wdl_only, tmp_path):
+    folder = tmp_path / "resident"
+    shutil.copytree(wdl_only, folder)
+    resident = dtb.Tablebase(str(folder), resident=True)
+    assert resident.resident_bytes > 0 and tb.resident_bytes == 0
+    shutil.rmtree(folder)  # the files are gone: the values come from memory
+    for fen in FENS:
+        assert resident.probe_wdl(fen) == tb.probe_wdl(fen), fen
+
+
 @pytest.mark.parametrize("fen", ["", "hello", "W:W99", "W:W3:B20", "W:W31:B31", "X:W31:B1"])
 def test_invalid_fen_is_a_value_error(tb, fen):
     # The command line refuses the same text (exit 1, "error:").

@@ -1,0 +1,460 @@
+#include "probe/resident_table.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "probe/table_file.hpp"
+
+namespace dtb::detail {
+namespace {
+
+using Token = ResidentTable::Token;
+using Phrase = ResidentTable::Phrase;
+constexpr int kMaxPhraseTokens = ResidentTable::kMaxPhraseTokens;
+
+// The codes (resident_table.hpp).
+constexpr int kTernaryCodes = 27;
+constexpr int kFirstPhraseCode = kTernaryCodes;
+constexpr int kFirstMediumRunCode = 249;
+constexpr int kMaxPhrases = kFirstMediumRunCode - kFirstPhraseCode;  // 222
+constexpr int kFirstLongRunCode = kFirstMediumRunCode + 3;
+constexpr std::uint8_t kPadding = 255;
+static_assert(kFirstLongRunCode + 3 == kPadding);
+constexpr std::size_t kLongRunBytes = 5;
+
+constexpr std::uint64_t kTernaryPositions = 3;
+constexpr int kBinaryPositions = 6;
+constexpr std::uint64_t kMinRun = 5;  // shorter stretches go into literals
+constexpr std::uint64_t kMaxMediumRun = kMinRun + 255;
+constexpr std::uint64_t kMaxTokenLength = std::numeric_limits<std::uint32_t>::max();
+
+enum TokenKind : std::uint64_t { kTernary = 0, kBinary = 1, kRun = 2 };
+// The value pairs of binary tokens: bit 0 stands for kPairs[p][0], bit 1 for kPairs[p][1].
+constexpr std::uint8_t kPairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+
+constexpr Token make_token(TokenKind kind, std::uint64_t value, std::uint64_t payload) {
+    return std::uint64_t{kind} << 62 | value << 60 | payload;
+}
+constexpr std::uint64_t kind_of(Token t) { return t >> 62; }
+constexpr std::uint64_t value_of(Token t) { return (t >> 60) & 3; }
+constexpr std::uint64_t payload_of(Token t) { return t & kMaxTokenLength; }
+
+constexpr std::uint8_t ternary_digit(std::uint64_t code, std::uint64_t offset) {
+    for (; offset > 0; --offset) code /= 3;
+    return static_cast<std::uint8_t>(code % 3);
+}
+
+std::uint64_t token_length(Token t) {
+    switch (kind_of(t)) {
+        case kTernary: return kTernaryPositions;
+        case kBinary: return kBinaryPositions;
+        default: return payload_of(t);
+    }
+}
+
+std::uint8_t token_value(Token t, std::uint64_t offset) {
+    switch (kind_of(t)) {
+        case kTernary: return ternary_digit(payload_of(t), offset);
+        case kBinary: return kPairs[value_of(t)][(payload_of(t) >> offset) & 1];
+        default: return static_cast<std::uint8_t>(value_of(t));
+    }
+}
+
+// Bytes a token takes outside the dictionary.
+int fallback_bytes(Token t) {
+    switch (kind_of(t)) {
+        case kTernary: return 1;
+        case kBinary: return 2;  // two ternary codes
+        default: return payload_of(t) <= kMaxMediumRun ? 2 : static_cast<int>(kLongRunBytes);
+    }
+}
+
+// Cuts runs of values into tokens: runs of five or more into run tokens, the rest into literals
+// of six positions when they take at most two values, else of three.
+class Tokenizer {
+public:
+    void add_run(std::uint8_t value, std::uint64_t count) {
+        while (count > 0) {
+            if (pending_ == 0 && count >= kMinRun) {
+                for (; count >= kMinRun; count -= std::min(count, kMaxTokenLength))
+                    tokens_.push_back(make_token(kRun, value, std::min(count, kMaxTokenLength)));
+                // (only past 2^32 - 1 positions) a run of 1-4 left: into the next literal
+            }
+            while (count > 0 && pending_ < kBinaryPositions) literal_[pending_++] = value, --count;
+            if (pending_ == kBinaryPositions) flush_literal();
+            // What the literal left over, all of this run's value, joins the rest of the run.
+            if (count > 0 && std::all_of(literal_, literal_ + pending_, [&](std::uint8_t v) { return v == value; })) {
+                count += static_cast<std::uint64_t>(pending_);
+                pending_ = 0;
+            }
+        }
+    }
+
+    // Ends with what is pending (its padding positions lie past the table, never asked for).
+    std::vector<Token> finish() {
+        while (pending_ > 0) {
+            for (int i = pending_; i < kBinaryPositions; ++i) literal_[i] = literal_[pending_ - 1];
+            if (pending_ < kBinaryPositions && two_valued()) pending_ = kBinaryPositions;
+            else if (pending_ < static_cast<int>(kTernaryPositions)) pending_ = kTernaryPositions;
+            flush_literal();
+        }
+        return std::move(tokens_);
+    }
+
+private:
+    bool two_valued() const { return seen() != 7; }
+    std::uint8_t seen() const {
+        std::uint8_t bits = 0;
+        for (int i = 0; i < kBinaryPositions; ++i) bits |= static_cast<std::uint8_t>(1 << literal_[i]);
+        return bits;
+    }
+
+    // The six pending values as one binary token if they take at most two values, else the first
+    // three as a ternary token (the other three stay pending).
+    void flush_literal() {
+        if (const std::uint8_t bits = seen(); bits != 7) {
+            const std::uint64_t pair = bits == 4 || bits == 6 ? 2 : bits == 5 ? 1 : 0;  // {2}, {1,2}: 2; {0,2}: 1
+            std::uint64_t pattern = 0;
+            for (int i = 0; i < kBinaryPositions; ++i) pattern |= std::uint64_t{literal_[i] == kPairs[pair][1]} << i;
+            tokens_.push_back(make_token(kBinary, pair, pattern));
+            pending_ = 0;
+            return;
+        }
+        tokens_.push_back(make_token(kTernary, 0, literal_[0] + 3 * literal_[1] + 9 * literal_[2]));
+        std::copy(literal_ + kTernaryPositions, literal_ + kBinaryPositions, literal_);
+        pending_ = kBinaryPositions - static_cast<int>(kTernaryPositions);
+    }
+
+    std::vector<Token> tokens_;
+    std::uint8_t literal_[kBinaryPositions] = {};
+    int pending_ = 0;
+};
+
+std::uint64_t hash_of(const Phrase& p) {
+    std::uint64_t h = static_cast<std::uint64_t>(p.size);
+    for (int i = 0; i < p.size; ++i) h = (h ^ p.tokens[i]) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+Phrase phrase_at(const std::vector<Token>& tokens, std::size_t at, int size) {
+    Phrase p;
+    p.size = size;
+    std::copy(tokens.begin() + static_cast<std::ptrdiff_t>(at), tokens.begin() + static_cast<std::ptrdiff_t>(at) + size,
+              p.tokens.begin());
+    return p;
+}
+
+// The table's dictionary: the phrases that save the most bytes, counted on a sample of about
+// 130,000 places of the token stream. A phrase saves, at each use, the bytes its tokens would take
+// otherwise (one for a token that is itself in the dictionary) less one. Greedy, with lazy
+// re-evaluation: a phrase's saving only falls as single tokens enter the dictionary. Phrases are
+// counted by a 64-bit hash: two that shared one would only make the choice a little worse (the
+// encoder compares the tokens themselves).
+std::vector<Phrase> choose_phrases(const std::vector<Token>& tokens) {
+    constexpr std::size_t kSample = std::size_t{1} << 17;
+    const std::size_t stride = std::max<std::size_t>(1, tokens.size() / kSample);
+    struct Counted {
+        Phrase phrase;
+        std::uint64_t count = 0;
+    };
+    std::vector<Counted> counted;
+    std::unordered_map<std::uint64_t, std::uint32_t> number_of;  // hash -> index in counted
+    number_of.reserve(4 * std::min(kSample, tokens.size()) + 16);
+    for (std::size_t at = 0; at < tokens.size(); at += stride)
+        for (int size = 1; size <= kMaxPhraseTokens && at + static_cast<std::size_t>(size) <= tokens.size(); ++size) {
+            if (size == 1 && kind_of(tokens[at]) == kTernary) continue;  // a ternary token is a code already
+            const Phrase p = phrase_at(tokens, at, size);
+            const auto [it, fresh] = number_of.try_emplace(hash_of(p), static_cast<std::uint32_t>(counted.size()));
+            if (fresh) counted.push_back({p, 0});
+            ++counted[it->second].count;
+        }
+
+    std::unordered_map<Token, bool> single;  // tokens chosen on their own
+    const auto saving = [&](const Phrase& p, std::uint64_t count) {
+        std::uint64_t bytes = 0, length = 0;
+        for (int i = 0; i < p.size; ++i) {
+            const Token t = p.tokens[i];
+            bytes += kind_of(t) == kTernary || single.count(t) ? 1 : fallback_bytes(t);
+            length += token_length(t);
+        }
+        return length > kMaxTokenLength ? 0 : count * (bytes - 1);  // a code covers at most 2^32 - 1
+    };
+    // (saving, entry number): ties go to the later entry, the same in every run.
+    std::vector<std::pair<std::uint64_t, std::size_t>> heap;
+    for (std::size_t i = 0; i < counted.size(); ++i)
+        if (counted[i].count > 1 || counted[i].phrase.size == 1) heap.emplace_back(saving(counted[i].phrase, counted[i].count), i);
+    std::make_heap(heap.begin(), heap.end());
+    std::vector<Phrase> chosen;
+    while (!heap.empty() && chosen.size() < static_cast<std::size_t>(kMaxPhrases)) {
+        std::pop_heap(heap.begin(), heap.end());
+        const std::size_t i = heap.back().second;
+        heap.pop_back();
+        const std::uint64_t now = saving(counted[i].phrase, counted[i].count);
+        if (now == 0) continue;
+        if (!heap.empty() && now < heap.front().first) {  // fell behind another: look again later
+            heap.emplace_back(now, i);
+            std::push_heap(heap.begin(), heap.end());
+            continue;
+        }
+        chosen.push_back(counted[i].phrase);
+        if (counted[i].phrase.size == 1) single[counted[i].phrase.tokens[0]] = true;
+    }
+    return chosen;
+}
+
+}  // namespace
+
+// Writes tokens as codes, chunk by chunk: the longest phrase of the dictionary that starts at each
+// token, or the token by itself.
+class ResidentTable::Encoder {
+public:
+    explicit Encoder(ResidentTable& table) : table_(table), chunk_bytes_(std::size_t{1} << table.chunk_shift_) {
+        // Longest phrases first, so that the first match found is the longest.
+        std::vector<std::size_t> order(table.phrases_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return table.phrases_[a].size > table.phrases_[b].size; });
+        for (const std::size_t i : order) {
+            const Phrase& p = table.phrases_[i];
+            Start& start = start_of(p.tokens[0]);
+            const auto code = static_cast<std::uint8_t>(kFirstPhraseCode + i);
+            if (p.size == 1) start.single = code;
+            else start.phrases.push_back(code);
+        }
+    }
+
+    void encode(const std::vector<Token>& tokens) {
+        for (std::size_t at = 0; at < tokens.size();) {
+            const Start* start = find(tokens[at]);
+            at += start ? encode_from(*start, tokens, at) : (encode_alone(tokens[at], -1), 1);
+        }
+    }
+
+    // Pads the last chunk and builds the chunk starts and hints.
+    void finish() {
+        std::vector<std::uint8_t>& codes = table_.codes_;
+        codes.resize((codes.size() + chunk_bytes_ - 1) / chunk_bytes_ * chunk_bytes_, kPadding);
+        codes.shrink_to_fit();
+        starts_.push_back(table_.positions_);
+        table_.wide_ = table_.positions_ > std::numeric_limits<std::uint32_t>::max();
+        if (table_.wide_) table_.starts64_ = std::move(starts_);
+        else table_.starts32_.assign(starts_.begin(), starts_.end());
+        build_hints();
+    }
+
+private:
+    // The dictionary's phrases that start with one token: a small open-addressing table.
+    struct Start {
+        Token token = 0;
+        bool used = false;
+        int single = -1;                    // the code of the token alone, if it is a phrase
+        std::vector<std::uint8_t> phrases;  // codes of longer phrases starting with it, longest first
+    };
+    static std::size_t slot_of(Token t) { return static_cast<std::size_t>((t * 0x9E3779B97F4A7C15ull) >> 54); }  // 1024
+    Start& start_of(Token t) {
+        std::size_t i = slot_of(t);
+        while (starts_table_[i].used && starts_table_[i].token != t) i = (i + 1) % starts_table_.size();
+        starts_table_[i].used = true;
+        starts_table_[i].token = t;
+        return starts_table_[i];
+    }
+    const Start* find(Token t) const {
+        for (std::size_t i = slot_of(t);; i = (i + 1) % starts_table_.size()) {
+            if (!starts_table_[i].used) return nullptr;
+            if (starts_table_[i].token == t) return &starts_table_[i];
+        }
+    }
+
+    // Encodes the longest phrase at `at` that starts with start.token; returns the tokens it took.
+    std::size_t encode_from(const Start& start, const std::vector<Token>& tokens, std::size_t at) {
+        for (const std::uint8_t code : start.phrases) {
+            const Phrase& p = table_.phrases_[code - kFirstPhraseCode];
+            if (at + static_cast<std::size_t>(p.size) > tokens.size() ||
+                !std::equal(p.tokens.begin() + 1, p.tokens.begin() + p.size, tokens.begin() + static_cast<std::ptrdiff_t>(at) + 1))
+                continue;
+            emit(&code, 1, table_.covers_[code]);
+            return static_cast<std::size_t>(p.size);
+        }
+        encode_alone(tokens[at], start.single);
+        return 1;
+    }
+
+    // One token: its own code (`single`, or -1 if it has none), else as ternary or run codes.
+    void encode_alone(Token t, int single) {
+        if (kind_of(t) == kTernary) {
+            const auto code = static_cast<std::uint8_t>(payload_of(t));
+            emit(&code, 1, kTernaryPositions);
+            return;
+        }
+        if (single >= 0) {
+            const auto code = static_cast<std::uint8_t>(single);
+            emit(&code, 1, token_length(t));
+            return;
+        }
+        if (kind_of(t) == kBinary) {  // as two ternary codes
+            for (std::uint64_t half = 0; half < 2; ++half) {
+                std::uint64_t code = 0;
+                for (std::uint64_t i = 3; i-- > 0;) code = 3 * code + token_value(t, 3 * half + i);
+                const auto byte = static_cast<std::uint8_t>(code);
+                emit(&byte, 1, kTernaryPositions);
+            }
+            return;
+        }
+        const std::uint64_t length = payload_of(t);
+        if (length <= kMaxMediumRun) {
+            const std::uint8_t code[2] = {static_cast<std::uint8_t>(kFirstMediumRunCode + value_of(t)),
+                                          static_cast<std::uint8_t>(length - kMinRun)};
+            emit(code, 2, length);
+            return;
+        }
+        std::uint8_t code[kLongRunBytes] = {static_cast<std::uint8_t>(kFirstLongRunCode + value_of(t))};
+        const auto length32 = static_cast<std::uint32_t>(length);
+        std::memcpy(code + 1, &length32, sizeof length32);  // read back by memcpy: host order
+        emit(code, kLongRunBytes, length);
+    }
+
+    void emit(const std::uint8_t* code, std::size_t size, std::uint64_t covers) {
+        std::vector<std::uint8_t>& codes = table_.codes_;
+        const std::size_t used = codes.size() % chunk_bytes_;
+        if (used != 0 && used + size > chunk_bytes_) codes.resize(codes.size() + chunk_bytes_ - used, kPadding);
+        if (codes.size() % chunk_bytes_ == 0) starts_.push_back(position_);
+        codes.insert(codes.end(), code, code + size);
+        position_ += covers;
+    }
+
+    // About one hint per eight chunks: hints_[h] is the chunk holding position h << shift, and a
+    // last entry names the last chunk.
+    void build_hints() {
+        const std::uint64_t chunks = table_.codes_.size() / chunk_bytes_;
+        const std::uint64_t last = table_.positions_ - 1;
+        int shift = 0;
+        while ((last >> shift) + 1 > std::max<std::uint64_t>(1, chunks / 8)) ++shift;
+        table_.hint_shift_ = shift;
+        std::vector<std::uint32_t>& hints = table_.hints_;
+        hints.resize((last >> shift) + 2);
+        std::uint64_t h = 0;
+        for (std::uint64_t k = 0; k < chunks; ++k)
+            while (h + 1 < hints.size() && (h << shift) < table_.chunk_start(k + 1)) hints[h++] = static_cast<std::uint32_t>(k);
+        hints.back() = static_cast<std::uint32_t>(chunks - 1);
+    }
+
+    ResidentTable& table_;
+    const std::size_t chunk_bytes_;
+    std::array<Start, 1024> starts_table_{};  // at most 222 tokens used: never full
+    std::vector<std::uint64_t> starts_;
+    std::uint64_t position_ = 0;
+};
+
+ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes) : positions_(file.header().positions) {
+    if (chunk_bytes != 0 && chunk_bytes != 16 && chunk_bytes != 32 && chunk_bytes != 64)
+        throw std::invalid_argument("ResidentTable: chunks of 16, 32 or 64 bytes");
+    const format::Header& h = file.header();
+    Tokenizer tokenizer;
+    std::uint8_t run_value = 0;
+    std::uint64_t run_length = 0;
+    const auto add = [&](std::uint8_t value, std::uint64_t count) {
+        if (value == run_value) {
+            run_length += count;
+            return;
+        }
+        if (run_length > 0) tokenizer.add_run(run_value, run_length);
+        run_value = value;
+        run_length = count;
+    };
+    std::vector<std::uint8_t> block;
+    for (std::uint64_t b = 0; b < h.block_count; ++b) {
+        file.read_block(b, block);
+        const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - b * h.positions_per_block);
+        for (std::uint64_t i = 0; i < n; i += format::kValuesPerByte) {
+            const std::uint8_t byte = block[i / format::kValuesPerByte];
+            if (byte >= 243)  // passed the checksums: the writer was wrong, not the disk
+                throw TableError(file.path().string() + ": block " + std::to_string(b) + " holds an invalid value byte");
+            const std::uint64_t digits = std::min<std::uint64_t>(format::kValuesPerByte, n - i);
+            if (digits == format::kValuesPerByte && byte % 121 == 0) {  // 0, 121, 242: five equal values
+                add(static_cast<std::uint8_t>(byte / 121), digits);
+                continue;
+            }
+            for (std::uint64_t d = 0; d < digits; ++d) add(format::kBase3.digits[byte][d], 1);
+        }
+    }
+    tokenizer.add_run(run_value, run_length);
+    const std::vector<Token> tokens = tokenizer.finish();
+
+    if (chunk_bytes == 0) chunk_bytes = tokens.size() < kSmallTableTokens ? kSmallChunkBytes : kLargeChunkBytes;
+    chunk_shift_ = std::countr_zero(chunk_bytes);
+    phrases_ = choose_phrases(tokens);
+    for (int c = 0; c < kTernaryCodes; ++c) covers_[c] = kTernaryPositions;
+    for (std::size_t i = 0; i < phrases_.size(); ++i) {
+        std::uint64_t length = 0;
+        for (int k = 0; k < phrases_[i].size; ++k) length += token_length(phrases_[i].tokens[k]);
+        covers_[kFirstPhraseCode + i] = static_cast<std::uint32_t>(length);  // at most 2^32 - 1 (choose_phrases)
+    }
+    Encoder encoder(*this);
+    encoder.encode(tokens);
+    encoder.finish();
+}
+
+std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
+    const std::uint64_t h = index >> hint_shift_;
+    std::uint64_t low = hints_[h];
+    const std::uint64_t high = hints_[h + 1];  // the chunk of the next hint: at or after index's
+    if (high - low > 16) {  // many short chunks between two hints: bisect
+        std::uint64_t count = high - low + 1;
+        while (count > 1) {
+            const std::uint64_t half = count / 2;
+            if (chunk_start(low + half) <= index) low += half, count -= half;
+            else count = half;
+        }
+        return low;
+    }
+    while (low < high && chunk_start(low + 1) <= index) ++low;
+    return low;
+}
+
+Value ResidentTable::value(std::uint64_t index) const {
+    const std::uint64_t chunk = find_chunk(index);
+    std::uint64_t rest = index - chunk_start(chunk);
+    const std::uint8_t* code = codes_.data() + (chunk << chunk_shift_);
+    for (;;) {
+        const std::uint8_t c = *code;
+        if (c < kFirstMediumRunCode) {
+            const std::uint32_t length = covers_[c];
+            if (rest < length) return c < kTernaryCodes ? static_cast<Value>(ternary_digit(c, rest)) : value_in_phrase(c, rest);
+            rest -= length;
+            ++code;
+        } else if (c < kFirstLongRunCode) {
+            const std::uint64_t length = kMinRun + code[1];
+            if (rest < length) return static_cast<Value>(c - kFirstMediumRunCode);
+            rest -= length;
+            code += 2;
+        } else {  // a long run (padding follows the chunk's last position: never reached)
+            std::uint32_t length;
+            std::memcpy(&length, code + 1, sizeof length);
+            if (rest < length) return static_cast<Value>(c - kFirstLongRunCode);
+            rest -= length;
+            code += kLongRunBytes;
+        }
+    }
+}
+
+Value ResidentTable::value_in_phrase(std::uint8_t code, std::uint64_t offset) const {
+    const Phrase& p = phrases_[code - kFirstPhraseCode];
+    for (int i = 0;; ++i) {
+        const std::uint64_t length = token_length(p.tokens[i]);
+        if (offset < length || i + 1 == p.size) return static_cast<Value>(token_value(p.tokens[i], offset));
+        offset -= length;
+    }
+}
+
+std::size_t ResidentTable::bytes() const {
+    return codes_.capacity() + phrases_.capacity() * sizeof(Phrase) + starts32_.capacity() * sizeof(std::uint32_t) +
+           starts64_.capacity() * sizeof(std::uint64_t) + hints_.capacity() * sizeof(std::uint32_t) + sizeof(*this);
+}
+
+}  // namespace dtb::detail

@@ -1,0 +1,89 @@
+// The values of one .wdl file held in memory in a byte code that answers a probe without
+// decompressing a block (internal to the probing library; TablebaseOptions::resident).
+//
+// The values are first cut into tokens, each covering consecutive positions of the index:
+//   ternary   three positions, any values
+//   binary    six positions of at most two values (a pair of values and a 6-bit pattern)
+//   run       five or more positions of one value
+// (runs of five or more take run tokens, shorter stretches literals: six positions when they hold
+// at most two values, else three). Each table then has its own dictionary of up to 222 phrases,
+// sequences of one to four tokens chosen for what they save (frequent runs of a given length, frequent
+// patterns, and frequent successions of these), and the byte code is:
+//   0..26     a ternary token: v0 + 3 v1 + 9 v2
+//   27..248   a phrase of the table's dictionary
+//   249..251  a run of value c - 249, of length 5 + the next byte (5..260)
+//   252..254  a run of value c - 252, its length in the next 4 bytes (a uint32_t)
+//   255       padding: the rest of the chunk covers nothing
+// A binary token outside the dictionary is written as two ternary ones. The stream is cut into
+// chunks of 64 bytes (one cache line; 16 in small tables); no code straddles two, and the first position of every
+// chunk is kept. A probe finds its chunk through a table of hints (the chunk of every 2^s-th
+// position, about one per eight chunks) and the chunks' first positions, then adds up the
+// positions each code covers (one table lookup a byte) in that one chunk, and finally looks inside
+// the code that holds its position.
+// Capture positions are whatever the file stored for them ("don't care", filled to extend runs),
+// as in the blocks: the caller resolves them by search.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "probe/format.hpp"
+
+namespace dtb {
+
+class TableFile;
+
+namespace detail {
+
+class ResidentTable {
+public:
+    // Reads and decodes every block of `file` (a .wdl file) and encodes its values in chunks of
+    // `chunk_bytes` (16, 32 or 64; 0: kSmallChunkBytes for a table of fewer than kSmallTableTokens
+    // tokens, else kLargeChunkBytes); throws TableError when a block is corrupt or holds a byte
+    // outside the base-3 range.
+    explicit ResidentTable(const TableFile& file, std::size_t chunk_bytes = 0);
+
+    // The stored value of position `index` (< positions()): Loss, Draw or Win.
+    Value value(std::uint64_t index) const;
+
+    std::uint64_t positions() const { return positions_; }
+    // Memory held: codes, chunk starts, hints and the dictionary.
+    std::size_t bytes() const;
+
+    // Small tables (those of 2-4 pieces, the smaller ones of 5) take short chunks: a shorter scan
+    // for 4 bytes of chunk start every 16 bytes, memory they can afford; large ones a cache line.
+    static constexpr std::size_t kSmallChunkBytes = 16;
+    static constexpr std::size_t kLargeChunkBytes = 64;
+    static constexpr std::size_t kSmallTableTokens = std::size_t{1} << 20;
+    static constexpr int kMaxPhraseTokens = 4;
+
+    using Token = std::uint64_t;  // kind (2 bits), value or pair (2 bits), pattern or length (32 bits)
+    struct Phrase {
+        std::array<Token, kMaxPhraseTokens> tokens{};
+        int size = 0;
+    };
+
+private:
+    class Encoder;
+    std::uint64_t chunk_start(std::uint64_t chunk) const {
+        return wide_ ? starts64_[chunk] : starts32_[chunk];
+    }
+    std::uint64_t find_chunk(std::uint64_t index) const;
+    Value value_in_phrase(std::uint8_t code, std::uint64_t offset) const;
+
+    std::uint64_t positions_ = 0;
+    std::array<std::uint32_t, 256> covers_{};  // positions each one-byte code covers (0: escapes)
+    std::vector<Phrase> phrases_;               // code 27 + i is phrases_[i]
+    int chunk_shift_ = 6;                       // chunks of 2^chunk_shift_ bytes
+    std::vector<std::uint8_t> codes_;           // whole chunks, padded with 255
+    bool wide_ = false;                         // chunk starts need 64 bits (positions >= 2^32)
+    std::vector<std::uint32_t> starts32_;       // first position of each chunk, plus positions_ at the end
+    std::vector<std::uint64_t> starts64_;
+    int hint_shift_ = 0;
+    std::vector<std::uint32_t> hints_;  // hints_[h]: the chunk holding position h << hint_shift_
+};
+
+}  // namespace detail
+}  // namespace dtb
