@@ -45,10 +45,8 @@ constexpr std::uint64_t kind_of(Token t) { return t >> 62; }
 constexpr std::uint64_t value_of(Token t) { return (t >> 60) & 3; }
 constexpr std::uint64_t payload_of(Token t) { return t & kMaxTokenLength; }
 
-constexpr std::uint8_t ternary_digit(std::uint64_t code, std::uint64_t offset) {
-    for (; offset > 0; --offset) code /= 3;
-    return static_cast<std::uint8_t>(code % 3);
-}
+// Digit `offset` (0..2) of a ternary code: the files' base-3 digits (a code is below 27).
+inline std::uint8_t ternary_digit(std::uint64_t code, std::uint64_t offset) { return format::kBase3.digits[code][offset]; }
 
 std::uint64_t token_length(Token t) {
     switch (kind_of(t)) {
