@@ -245,7 +245,14 @@ int dtb_probe_dtw_ghost(dtb_handle* handle, uint64_t white, uint64_t black, uint
 
 int dtb_max_pieces(const dtb_handle* handle) { return handle ? handle->tablebase.max_pieces() : 0; }
 
-size_t dtb_preload(dtb_handle* handle, int threads) { return handle ? handle->tablebase.preload(threads) : 0; }
+size_t dtb_preload(dtb_handle* handle, int threads) {
+    if (handle == nullptr) return 0;
+    try {
+        return handle->tablebase.preload(threads);
+    } catch (...) {  // out of memory
+        return 0;
+    }
+}
 
 size_t dtb_resident_bytes(const dtb_handle* handle) { return handle ? handle->tablebase.resident_bytes() : 0; }
 

@@ -118,7 +118,7 @@ int dtb_max_pieces(const dtb_handle* handle);
 
 /* Opens (with `resident`: loads) every .wdl file now, on `threads` threads (0: one per core).
    Files that cannot be used are reported through `log`. Returns the number of .wdl files ready
-   (0 for a NULL handle). */
+   (0 for a NULL handle, or when memory ran out). */
 size_t dtb_preload(dtb_handle* handle, int threads);
 
 /* Bytes of memory the resident files hold (0 without `resident`, or for a NULL handle). */

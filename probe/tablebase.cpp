@@ -679,7 +679,11 @@ std::size_t Tablebase::preload(int threads) const {
         }
     };
     std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    try {
+        for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    } catch (const std::system_error&) {
+        // No more threads to be had: those started, and this one, do the work.
+    }
     work();
     for (std::thread& t : pool) t.join();
     std::size_t ready = 0;
