@@ -27,12 +27,33 @@ constexpr int kFirstLongRunCode = kFirstMediumRunCode + 3;
 constexpr std::uint8_t kPadding = 255;
 static_assert(kFirstLongRunCode + 3 == kPadding);
 constexpr std::size_t kLongRunBytes = 5;
-
 constexpr std::uint64_t kTernaryPositions = 3;
 constexpr int kBinaryPositions = 6;
 constexpr std::uint64_t kMinRun = 5;  // shorter stretches go into literals
 constexpr std::uint64_t kMaxMediumRun = kMinRun + 255;
 constexpr std::uint64_t kMaxTokenLength = std::numeric_limits<std::uint32_t>::max();
+
+// The prefix code's symbols (ResidentTable::Encoder::finish_bits): the code bytes below 249, then
+// runs by value and bit width of their length less 5 (0..32).
+constexpr std::uint32_t kFirstRunSymbol = 256;
+constexpr std::uint32_t kBitSymbols = kFirstRunSymbol + 4 * 33;
+// A decoding entry (ResidentTable::decode_): the symbol, the bits it takes in all (code and
+// extra bits), its code's bits, its extra bits.
+constexpr std::uint32_t kSymbolMask = 511;
+constexpr int kConsumedShift = 9, kCodeBitsShift = 15, kExtraShift = 19;
+static_assert(kBitSymbols <= kSymbolMask + 1);
+static_assert(kBitSymbols <= 1u << ResidentTable::kMaxCodeBits);  // or halving counts would never fit the limit
+// Bits after a run symbol: those of its length below the leading one.
+constexpr std::uint32_t run_extra_bits(std::uint32_t symbol) {
+    const std::uint32_t width = symbol < kFirstRunSymbol ? 0 : (symbol - kFirstRunSymbol) / 4;
+    return width > 0 ? width - 1 : 0;
+}
+// The length of a run symbol's shortest run: its extra bits add to this.
+constexpr std::uint32_t run_base(std::uint32_t symbol) {
+    const std::uint32_t width = (symbol - kFirstRunSymbol) / 4;
+    return static_cast<std::uint32_t>(kMinRun) + (width > 0 ? std::uint32_t{1} << (width - 1) : 0);
+}
+constexpr std::uint32_t kMaxSymbolBits = ResidentTable::kMaxCodeBits + 31;  // a run's code, then up to 31 bits
 
 enum TokenKind : std::uint64_t { kTernary = 0, kBinary = 1, kRun = 2 };
 // The value pairs of binary tokens: bit 0 stands for kPairs[p][0], bit 1 for kPairs[p][1].
@@ -206,10 +227,87 @@ std::vector<Phrase> choose_phrases(const std::vector<Token>& tokens) {
     return chosen;
 }
 
+// The bytes of one code: the code byte, then a run's length if it has one.
+std::size_t code_size(std::uint8_t c) { return c < kFirstMediumRunCode ? 1 : c < kFirstLongRunCode ? 2 : kLongRunBytes; }
+
+// Little-endian 64-bit words at any byte (the prefix code's bit order, whatever the host's).
+std::uint64_t load_le64(const std::uint8_t* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    return w;
+}
+void store_le64(std::uint8_t* p, std::uint64_t w) {
+    if constexpr (std::endian::native == std::endian::big) w = __builtin_bswap64(w);
+    std::memcpy(p, &w, sizeof w);
+}
+
+// Huffman code lengths of symbols by their counts (0 for those never used), none longer than
+// `max_bits`: counts are halved until the code fits (equal counts need 9 bits, so this ends).
+std::vector<std::uint8_t> prefix_code_lengths(std::vector<std::uint64_t> counts, int max_bits) {
+    const int symbols = static_cast<int>(counts.size());
+    for (;;) {
+        std::vector<std::uint8_t> lengths(counts.size());
+        std::vector<std::pair<std::uint64_t, int>> heap;  // (count, node), least count on top
+        std::vector<int> parent;
+        for (int c = 0; c < symbols; ++c)
+            if (counts[c] > 0) heap.emplace_back(counts[c], static_cast<int>(parent.size())), parent.push_back(-1), lengths[c] = 1;
+        if (heap.size() <= 1) return lengths;  // a single symbol still takes one bit
+        std::vector<int> leaf_node(counts.size(), -1);
+        for (int c = 0, n = 0; c < symbols; ++c)
+            if (counts[c] > 0) leaf_node[c] = n++;
+        const auto greater = [](const auto& a, const auto& b) { return a > b; };
+        std::make_heap(heap.begin(), heap.end(), greater);
+        while (heap.size() > 1) {
+            std::pop_heap(heap.begin(), heap.end(), greater);
+            const auto a = heap.back();
+            heap.pop_back();
+            std::pop_heap(heap.begin(), heap.end(), greater);
+            const auto b = heap.back();
+            heap.pop_back();
+            const int node = static_cast<int>(parent.size());
+            parent.push_back(-1);
+            parent[a.second] = parent[b.second] = node;
+            heap.emplace_back(a.first + b.first, node);
+            std::push_heap(heap.begin(), heap.end(), greater);
+        }
+        int longest = 0;
+        for (int c = 0; c < symbols; ++c) {
+            if (leaf_node[c] < 0) continue;
+            int depth = 0;
+            for (int n = leaf_node[c]; parent[n] >= 0; n = parent[n]) ++depth;
+            lengths[c] = static_cast<std::uint8_t>(depth);
+            longest = std::max(longest, depth);
+        }
+        if (longest <= max_bits) return lengths;
+        for (std::uint64_t& count : counts) count = (count + 1) / 2;
+    }
+}
+
+// The canonical code of each symbol, bit-reversed to be read least significant bit first.
+std::vector<std::uint32_t> canonical_codes(const std::vector<std::uint8_t>& lengths) {
+    std::vector<int> order;
+    for (int c = 0; c < static_cast<int>(lengths.size()); ++c)
+        if (lengths[c] > 0) order.push_back(c);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return lengths[a] < lengths[b]; });
+    std::vector<std::uint32_t> codes(lengths.size());
+    std::uint32_t next = 0;
+    int length = order.empty() ? 0 : lengths[order[0]];
+    for (const int c : order) {
+        next <<= lengths[c] - length;
+        length = lengths[c];
+        std::uint32_t reversed = 0;
+        for (int i = 0; i < length; ++i) reversed |= ((next >> i) & 1) << (length - 1 - i);
+        codes[c] = reversed;
+        ++next;
+    }
+    return codes;
+}
+
 }  // namespace
 
-// Writes tokens as codes, chunk by chunk: the longest phrase of the dictionary that starts at each
-// token, or the token by itself.
+// Writes tokens as codes: the longest phrase of the dictionary that starts at each token, or the
+// token by itself; then cuts them into chunks, as bytes or in the prefix code.
 class ResidentTable::Encoder {
 public:
     explicit Encoder(ResidentTable& table) : table_(table), chunk_bytes_(std::size_t{1} << table.chunk_shift_) {
@@ -234,16 +332,82 @@ public:
         }
     }
 
-    // Pads the last chunk and builds the chunk starts and hints.
-    void finish() {
+    // Cuts the codes into chunks of bytes, padded with kPadding; builds the chunk starts and hints.
+    void finish_bytes() {
         std::vector<std::uint8_t>& codes = table_.codes_;
+        codes.reserve(flat_.size() + flat_.size() / 8);
+        for (std::size_t at = 0; at < flat_.size();) {
+            const std::size_t size = code_size(flat_[at]);
+            const std::size_t used = codes.size() % chunk_bytes_;
+            if (used != 0 && used + size > chunk_bytes_) codes.resize(codes.size() + chunk_bytes_ - used, kPadding);
+            if (codes.size() % chunk_bytes_ == 0) starts_.push_back(position_);
+            codes.insert(codes.end(), flat_.begin() + static_cast<std::ptrdiff_t>(at),
+                         flat_.begin() + static_cast<std::ptrdiff_t>(at + size));
+            position_ += covers(at);
+            at += size;
+        }
         codes.resize((codes.size() + chunk_bytes_ - 1) / chunk_bytes_ * chunk_bytes_, kPadding);
         codes.shrink_to_fit();
-        starts_.push_back(table_.positions_);
-        table_.wide_ = table_.positions_ > std::numeric_limits<std::uint32_t>::max();
-        if (table_.wide_) table_.starts64_ = std::move(starts_);
-        else table_.starts32_.assign(starts_.begin(), starts_.end());
-        build_hints();
+        finish();
+    }
+
+    // Cuts the codes into chunks of bits, each code a symbol of the table's prefix code: a code byte
+    // below 249 stands for itself; a run of value v and length 5 + n is symbol kFirstRunSymbol +
+    // 4 w + v, w the bit width of n, followed by the w - 1 bits of n below its leading one. No code
+    // goes across two chunks; the rest of a chunk is zeros.
+    void finish_bits() {
+        std::vector<std::uint32_t> symbols;  // symbol | extra bits << 9 | n below its leading one << 14
+        symbols.reserve(flat_.size());
+        std::vector<std::uint64_t> counts(kBitSymbols);
+        std::vector<std::uint64_t> extras;  // the low bits of each run's n
+        for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) {
+            const std::uint8_t c = flat_[at];
+            std::uint32_t symbol = c;
+            if (c >= kFirstMediumRunCode) {
+                const std::uint64_t n = covers(at) - kMinRun;
+                const auto width = static_cast<std::uint32_t>(std::bit_width(n));
+                symbol = kFirstRunSymbol + 4 * width + (c < kFirstLongRunCode ? c - kFirstMediumRunCode : c - kFirstLongRunCode);
+                extras.push_back(n - (width > 0 ? std::uint64_t{1} << (width - 1) : 0));
+            }
+            symbols.push_back(symbol);
+            ++counts[symbol];
+        }
+        const std::vector<std::uint8_t> lengths = prefix_code_lengths(counts, kMaxCodeBits);
+        const std::vector<std::uint32_t> prefix = canonical_codes(lengths);
+        table_.bits_ = true;
+        table_.decode_.assign(std::size_t{1} << kMaxCodeBits, 0);
+        table_.symbol_base_.assign(kBitSymbols, 0);
+        for (std::uint32_t c = 0; c < kBitSymbols; ++c) {
+            const std::uint32_t extra = run_extra_bits(c);
+            table_.symbol_base_[c] = c < kFirstRunSymbol ? table_.covers_[c & 255] : run_base(c);
+            const std::uint32_t entry = c | (lengths[c] + extra) << kConsumedShift | std::uint32_t{lengths[c]} << kCodeBitsShift |
+                                        extra << kExtraShift;
+            for (std::size_t x = prefix[c]; lengths[c] > 0 && x < table_.decode_.size(); x += std::size_t{1} << lengths[c])
+                table_.decode_[x] = entry;
+        }
+
+        std::vector<std::uint8_t>& codes = table_.codes_;
+        const std::uint64_t chunk_bits = 8 * chunk_bytes_;
+        codes.reserve(flat_.size() + sizeof(std::uint64_t));
+        std::uint64_t bit = 0;  // where the next code goes
+        std::size_t run = 0;
+        for (std::size_t k = 0, at = 0; k < symbols.size(); at += code_size(flat_[at]), ++k) {
+            const std::uint32_t symbol = symbols[k];
+            const std::uint32_t extra_bits = run_extra_bits(symbol);
+            const std::uint64_t extra = symbol >= kFirstRunSymbol ? extras[run++] : 0;
+            const std::uint64_t used = bit % chunk_bits, bits = lengths[symbol] + extra_bits;
+            if (used != 0 && used + bits > chunk_bits) bit += chunk_bits - used;
+            if (bit % chunk_bits == 0) {
+                starts_.push_back(position_);
+                codes.resize(bit / 8 + chunk_bytes_ + sizeof(std::uint64_t), 0);  // a word can be read at any byte
+            }
+            std::uint8_t* word = codes.data() + bit / 8;
+            store_le64(word, load_le64(word) | (prefix[symbol] | extra << lengths[symbol]) << (bit % 8));
+            bit += bits;
+            position_ += covers(at);
+        }
+        codes.shrink_to_fit();
+        finish();
     }
 
 private:
@@ -276,7 +440,7 @@ private:
             if (at + static_cast<std::size_t>(p.size) > tokens.size() ||
                 !std::equal(p.tokens.begin() + 1, p.tokens.begin() + p.size, tokens.begin() + static_cast<std::ptrdiff_t>(at) + 1))
                 continue;
-            emit(&code, 1, table_.covers_[code]);
+            flat_.push_back(code);
             return static_cast<std::size_t>(p.size);
         }
         encode_alone(tokens[at], start.single);
@@ -286,50 +450,54 @@ private:
     // One token: its own code (`single`, or -1 if it has none), else as ternary or run codes.
     void encode_alone(Token t, int single) {
         if (kind_of(t) == kTernary) {
-            const auto code = static_cast<std::uint8_t>(payload_of(t));
-            emit(&code, 1, kTernaryPositions);
+            flat_.push_back(static_cast<std::uint8_t>(payload_of(t)));
             return;
         }
         if (single >= 0) {
-            const auto code = static_cast<std::uint8_t>(single);
-            emit(&code, 1, token_length(t));
+            flat_.push_back(static_cast<std::uint8_t>(single));
             return;
         }
         if (kind_of(t) == kBinary) {  // as two ternary codes
             for (std::uint64_t half = 0; half < 2; ++half) {
                 std::uint64_t code = 0;
                 for (std::uint64_t i = 3; i-- > 0;) code = 3 * code + token_value(t, 3 * half + i);
-                const auto byte = static_cast<std::uint8_t>(code);
-                emit(&byte, 1, kTernaryPositions);
+                flat_.push_back(static_cast<std::uint8_t>(code));
             }
             return;
         }
         const std::uint64_t length = payload_of(t);
         if (length <= kMaxMediumRun) {
-            const std::uint8_t code[2] = {static_cast<std::uint8_t>(kFirstMediumRunCode + value_of(t)),
-                                          static_cast<std::uint8_t>(length - kMinRun)};
-            emit(code, 2, length);
+            flat_.push_back(static_cast<std::uint8_t>(kFirstMediumRunCode + value_of(t)));
+            flat_.push_back(static_cast<std::uint8_t>(length - kMinRun));
             return;
         }
-        std::uint8_t code[kLongRunBytes] = {static_cast<std::uint8_t>(kFirstLongRunCode + value_of(t))};
-        const auto length32 = static_cast<std::uint32_t>(length);
-        std::memcpy(code + 1, &length32, sizeof length32);  // read back by memcpy: host order
-        emit(code, kLongRunBytes, length);
+        flat_.push_back(static_cast<std::uint8_t>(kFirstLongRunCode + value_of(t)));
+        for (int i = 0; i < 4; ++i) flat_.push_back(static_cast<std::uint8_t>(length >> 8 * i));  // little-endian
     }
 
-    void emit(const std::uint8_t* code, std::size_t size, std::uint64_t covers) {
-        std::vector<std::uint8_t>& codes = table_.codes_;
-        const std::size_t used = codes.size() % chunk_bytes_;
-        if (used != 0 && used + size > chunk_bytes_) codes.resize(codes.size() + chunk_bytes_ - used, kPadding);
-        if (codes.size() % chunk_bytes_ == 0) starts_.push_back(position_);
-        codes.insert(codes.end(), code, code + size);
-        position_ += covers;
+    // Positions covered by the code at flat_[at].
+    std::uint64_t covers(std::size_t at) const {
+        const std::uint8_t c = flat_[at];
+        if (c < kFirstMediumRunCode) return table_.covers_[c];
+        if (c < kFirstLongRunCode) return kMinRun + flat_[at + 1];
+        std::uint64_t length = 0;
+        for (std::size_t i = kLongRunBytes; i-- > 1;) length = length << 8 | flat_[at + i];
+        return length;
+    }
+
+    // The chunk starts (and their end) and the hints.
+    void finish() {
+        starts_.push_back(table_.positions_);
+        table_.wide_ = table_.positions_ > std::numeric_limits<std::uint32_t>::max();
+        if (table_.wide_) table_.starts64_ = std::move(starts_);
+        else table_.starts32_.assign(starts_.begin(), starts_.end());
+        build_hints();
     }
 
     // About one hint per eight chunks: hints_[h] is the chunk holding position h << shift, and a
     // last entry names the last chunk.
     void build_hints() {
-        const std::uint64_t chunks = table_.codes_.size() / chunk_bytes_;
+        const std::uint64_t chunks = (table_.wide_ ? table_.starts64_.size() : table_.starts32_.size()) - 1;
         const std::uint64_t last = table_.positions_ - 1;
         int shift = 0;
         while ((last >> shift) + 1 > std::max<std::uint64_t>(1, chunks / 8)) ++shift;
@@ -345,11 +513,12 @@ private:
     ResidentTable& table_;
     const std::size_t chunk_bytes_;
     std::array<Start, 1024> starts_table_{};  // at most 222 tokens used: never full
+    std::vector<std::uint8_t> flat_;          // the codes, one after the other
     std::vector<std::uint64_t> starts_;
     std::uint64_t position_ = 0;
 };
 
-ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes) : positions_(file.header().positions) {
+ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Coding coding) : positions_(file.header().positions) {
     if (chunk_bytes != 0 && chunk_bytes != 16 && chunk_bytes != 32 && chunk_bytes != 64)
         throw std::invalid_argument("ResidentTable: chunks of 16, 32 or 64 bytes");
     const format::Header& h = file.header();
@@ -395,7 +564,8 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes) : p
     }
     Encoder encoder(*this);
     encoder.encode(tokens);
-    encoder.finish();
+    if (coding == Coding::Bits || (coding == Coding::Automatic && tokens.size() >= kSmallTableTokens)) encoder.finish_bits();
+    else encoder.finish_bytes();
 }
 
 std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
@@ -417,7 +587,12 @@ std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
 
 Value ResidentTable::value(std::uint64_t index) const {
     const std::uint64_t chunk = find_chunk(index);
-    std::uint64_t rest = index - chunk_start(chunk);
+    const std::uint64_t rest = index - chunk_start(chunk);
+    return bits_ ? value_in_bits(chunk, rest) : value_in_bytes(chunk, rest);
+}
+
+// Adds up what each code of the chunk covers until `rest` falls inside one.
+Value ResidentTable::value_in_bytes(std::uint64_t chunk, std::uint64_t rest) const {
     const std::uint8_t* code = codes_.data() + (chunk << chunk_shift_);
     for (;;) {
         const std::uint8_t c = *code;
@@ -432,11 +607,41 @@ Value ResidentTable::value(std::uint64_t index) const {
             rest -= length;
             code += 2;
         } else {  // a long run (padding follows the chunk's last position: never reached)
-            std::uint32_t length;
-            std::memcpy(&length, code + 1, sizeof length);
+            const std::uint64_t length = std::uint64_t{code[1]} | std::uint64_t{code[2]} << 8 | std::uint64_t{code[3]} << 16 |
+                                         std::uint64_t{code[4]} << 24;
             if (rest < length) return static_cast<Value>(c - kFirstLongRunCode);
             rest -= length;
             code += kLongRunBytes;
+        }
+    }
+}
+
+// The same through the prefix code, with no branch on the kind of code: each symbol's length is its
+// base plus its extra bits (none but for runs). The next 64 bits are held in a word, read again
+// when fewer than a symbol's longest remain.
+Value ResidentTable::value_in_bits(std::uint64_t chunk, std::uint64_t rest) const {
+    const std::uint8_t* base = codes_.data() + (chunk << chunk_shift_);
+    constexpr std::uint64_t kCodeMask = (std::uint64_t{1} << kMaxCodeBits) - 1;
+    std::uint64_t window = load_le64(base), bit = 0, held = 64;
+    for (;;) {
+        const std::uint32_t entry = decode_[window & kCodeMask];
+        const std::uint32_t symbol = entry & kSymbolMask;
+        const std::uint32_t extra = (entry >> kExtraShift) & 31;
+        const std::uint64_t length =
+            symbol_base_[symbol] + ((window >> ((entry >> kCodeBitsShift) & 15)) & ((std::uint64_t{1} << extra) - 1));
+        if (rest < length) {
+            if (symbol >= kFirstRunSymbol) return static_cast<Value>(symbol & 3);
+            return symbol < kTernaryCodes ? static_cast<Value>(ternary_digit(symbol, rest))
+                                          : value_in_phrase(static_cast<std::uint8_t>(symbol), rest);
+        }
+        rest -= length;
+        const std::uint32_t consumed = (entry >> kConsumedShift) & 63;
+        window >>= consumed;
+        held -= consumed;
+        bit += consumed;
+        if (held < kMaxSymbolBits) {
+            window = load_le64(base + bit / 8) >> (bit % 8);
+            held = 64 - bit % 8;
         }
     }
 }
@@ -451,7 +656,9 @@ Value ResidentTable::value_in_phrase(std::uint8_t code, std::uint64_t offset) co
 }
 
 std::size_t ResidentTable::bytes() const {
-    return codes_.capacity() + phrases_.capacity() * sizeof(Phrase) + starts32_.capacity() * sizeof(std::uint32_t) +
+    return codes_.capacity() + (decode_.capacity() + symbol_base_.capacity()) * sizeof(std::uint32_t) +
+           phrases_.capacity() * sizeof(Phrase) +
+           starts32_.capacity() * sizeof(std::uint32_t) +
            starts64_.capacity() * sizeof(std::uint64_t) + hints_.capacity() * sizeof(std::uint32_t) + sizeof(*this);
 }
 

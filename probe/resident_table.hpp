@@ -12,7 +12,7 @@
 //   0..26     a ternary token: v0 + 3 v1 + 9 v2
 //   27..248   a phrase of the table's dictionary
 //   249..251  a run of value c - 249, of length 5 + the next byte (5..260)
-//   252..254  a run of value c - 252, its length in the next 4 bytes (a uint32_t)
+//   252..254  a run of value c - 252, its length in the next 4 bytes (little-endian)
 //   255       padding: the rest of the chunk covers nothing
 // A binary token outside the dictionary is written as two ternary ones. The stream is cut into
 // chunks of 64 bytes (one cache line; 16 in small tables); no code straddles two, and the first position of every
@@ -20,6 +20,13 @@
 // position, about one per eight chunks) and the chunks' first positions, then adds up the
 // positions each code covers (one table lookup a byte) in that one chunk, and finally looks inside
 // the code that holds its position.
+// Large tables (those that hold most of the memory) write their codes in a prefix code instead: a
+// canonical Huffman code of at most 9 bits, built on the table's own counts, read least
+// significant bit first. Its symbols are the code bytes below 249 and, for runs, their value and
+// the bit width w of their length less 5, followed by the w - 1 bits of that number below its
+// leading one. A code byte then takes about 6 bits instead of 8, a run of 300 positions 15 or so
+// instead of 40, and a probe decodes each with one lookup into a 512-entry table (a longer limit
+// saves 2-3% more but its table falls out of the first-level cache).
 // Capture positions are whatever the file stored for them ("don't care", filled to extend runs),
 // as in the blocks: the caller resolves them by search.
 #pragma once
@@ -39,11 +46,14 @@ namespace detail {
 
 class ResidentTable {
 public:
+    enum class Coding { Automatic, Bytes, Bits };
+
     // Reads and decodes every block of `file` (a .wdl file) and encodes its values in chunks of
     // `chunk_bytes` (16, 32 or 64; 0: kSmallChunkBytes for a table of fewer than kSmallTableTokens
-    // tokens, else kLargeChunkBytes); throws TableError when a block is corrupt or holds a byte
-    // outside the base-3 range.
-    explicit ResidentTable(const TableFile& file, std::size_t chunk_bytes = 0);
+    // tokens, else kLargeChunkBytes), its codes as bytes or in a prefix code (Automatic: bits for
+    // tables of kSmallTableTokens tokens or more); throws TableError when a block is corrupt or
+    // holds a byte outside the base-3 range.
+    explicit ResidentTable(const TableFile& file, std::size_t chunk_bytes = 0, Coding coding = Coding::Automatic);
 
     // The stored value of position `index` (< positions()): Loss, Draw or Win.
     Value value(std::uint64_t index) const;
@@ -58,6 +68,7 @@ public:
     static constexpr std::size_t kLargeChunkBytes = 64;
     static constexpr std::size_t kSmallTableTokens = std::size_t{1} << 20;
     static constexpr int kMaxPhraseTokens = 4;
+    static constexpr int kMaxCodeBits = 9;  // of the prefix code
 
     using Token = std::uint64_t;  // kind (2 bits), value or pair (2 bits), pattern or length (32 bits)
     struct Phrase {
@@ -71,13 +82,18 @@ private:
         return wide_ ? starts64_[chunk] : starts32_[chunk];
     }
     std::uint64_t find_chunk(std::uint64_t index) const;
+    Value value_in_bytes(std::uint64_t chunk, std::uint64_t rest) const;
+    Value value_in_bits(std::uint64_t chunk, std::uint64_t rest) const;
     Value value_in_phrase(std::uint8_t code, std::uint64_t offset) const;
 
     std::uint64_t positions_ = 0;
     std::array<std::uint32_t, 256> covers_{};  // positions each one-byte code covers (0: escapes)
     std::vector<Phrase> phrases_;               // code 27 + i is phrases_[i]
     int chunk_shift_ = 6;                       // chunks of 2^chunk_shift_ bytes
-    std::vector<std::uint8_t> codes_;           // whole chunks, padded with 255
+    std::vector<std::uint8_t> codes_;           // whole chunks, padded with 255 (bytes) or zeros (bits)
+    bool bits_ = false;                         // codes in the prefix code
+    std::vector<std::uint32_t> decode_;         // bits: the next kMaxCodeBits bits -> symbol and its bit counts
+    std::vector<std::uint32_t> symbol_base_;    // bits: positions a symbol covers, less its extra bits
     bool wide_ = false;                         // chunk starts need 64 bits (positions >= 2^32)
     std::vector<std::uint32_t> starts32_;       // first position of each chunk, plus positions_ at the end
     std::vector<std::uint64_t> starts64_;

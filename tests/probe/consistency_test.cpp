@@ -112,7 +112,8 @@ TEST_F(Consistency, EveryPositionAgreesWithItsSuccessors) {
                 static_cast<unsigned long long>(captures.load()));
 }
 
-// The resident code of every file gives, position by position, the value stored in its blocks.
+// The resident code of every file, its codes as bytes and in the prefix code, gives position by
+// position the value stored in its blocks.
 TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
     const auto materials = materials_in_build_order(db_pieces());
     std::atomic<std::size_t> next{0};
@@ -121,14 +122,18 @@ TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
         std::vector<std::uint8_t> block;
         for (std::size_t k; (k = next++) < materials.size();) {
             const TableFile file(std::filesystem::path(db_dir()) / format::wdl_file_name(materials[k]));
-            const detail::ResidentTable resident(file);
+            using Coding = detail::ResidentTable::Coding;
+            const detail::ResidentTable in_bytes(file, 0, Coding::Bytes), in_bits(file, 0, Coding::Bits);
             const format::Header& h = file.header();
             std::uint64_t local_failures = 0;
             for (std::uint64_t b = 0; b < h.block_count; ++b) {
                 file.read_block(b, block);
                 const std::uint64_t first = b * h.positions_per_block;
                 const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
-                for (std::uint64_t j = 0; j < n; ++j) local_failures += resident.value(first + j) != format::unpack_value(block.data(), j);
+                for (std::uint64_t j = 0; j < n; ++j) {
+                    const Value stored = format::unpack_value(block.data(), j);
+                    local_failures += (in_bytes.value(first + j) != stored) + (in_bits.value(first + j) != stored);
+                }
             }
             checked += h.positions;
             failures += local_failures;

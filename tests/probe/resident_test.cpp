@@ -18,18 +18,20 @@ namespace dtb {
 namespace {
 
 // Every position's value from the resident code equals the one written to the file, in chunks of
-// every size.
+// every size, its codes as bytes and in the prefix code.
 void expect_round_trip(const Material& m, std::uint32_t positions_per_block, const std::vector<Value>& values) {
     const test::TempDir dir("resident");
     test::write_table(dir, m, positions_per_block, [&](std::uint64_t i) { return values[i]; });
     const TableFile file(dir.path() / format::wdl_file_name(m));
-    for (const std::size_t chunk_bytes : {16, 32, 64}) {
-        const detail::ResidentTable table(file, chunk_bytes);
-        ASSERT_EQ(table.positions(), values.size());
-        for (std::uint64_t i = 0; i < values.size(); ++i)
-            ASSERT_EQ(table.value(i), values[i]) << m.name() << " position " << i << " of " << values.size() << ", chunks of "
-                                                 << chunk_bytes;
-    }
+    using Coding = detail::ResidentTable::Coding;
+    for (const Coding coding : {Coding::Bytes, Coding::Bits})
+        for (const std::size_t chunk_bytes : {16, 32, 64}) {
+            const detail::ResidentTable table(file, chunk_bytes, coding);
+            ASSERT_EQ(table.positions(), values.size());
+            for (std::uint64_t i = 0; i < values.size(); ++i)
+                ASSERT_EQ(table.value(i), values[i]) << m.name() << " position " << i << " of " << values.size() << ", chunks of "
+                                                     << chunk_bytes << (coding == Coding::Bits ? " bits" : " bytes");
+        }
 }
 
 // Runs of one value with lengths drawn by `length`, the value changing at every run.
