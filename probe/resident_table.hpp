@@ -21,12 +21,12 @@
 // positions each code covers (one table lookup a byte) in that one chunk, and finally looks inside
 // the code that holds its position.
 // Large tables (those that hold most of the memory) write their codes in a prefix code instead: a
-// canonical Huffman code of at most 9 bits, built on the table's own counts, read least
+// canonical Huffman code of at most 11 bits, built on the table's own counts, read least
 // significant bit first. Its symbols are the code bytes below 249 and, for runs, their value and
 // the bit width w of their length less 5, followed by the w - 1 bits of that number below its
 // leading one. A code byte then takes about 6 bits instead of 8, a run of 300 positions 15 or so
-// instead of 40, and a probe decodes each with one lookup into a 512-entry table (a longer limit
-// saves 2-3% more but its table falls out of the first-level cache).
+// instead of 40, and a probe decodes each with one lookup into a 2,048-entry table (9 bits would
+// keep that table in the first-level cache, but take 2.5% more: all of 2-6 would pass 1.0 GB).
 // Capture positions are whatever the file stored for them ("don't care", filled to extend runs),
 // as in the blocks: the caller resolves them by search.
 #pragma once
@@ -68,7 +68,7 @@ public:
     static constexpr std::size_t kLargeChunkBytes = 64;
     static constexpr std::size_t kSmallTableTokens = std::size_t{1} << 20;
     static constexpr int kMaxPhraseTokens = 4;
-    static constexpr int kMaxCodeBits = 9;  // of the prefix code
+    static constexpr int kMaxCodeBits = 11;  // of the prefix code
 
     using Token = std::uint64_t;  // kind (2 bits), value or pair (2 bits), pattern or length (32 bits)
     struct Phrase {
