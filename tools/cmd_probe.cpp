@@ -413,7 +413,7 @@ int run_bench_probe(const BenchOptions& o) {
     std::printf("  (each time includes reading the clock: %.0f ns)\n", timer_overhead_ns());
     std::printf("\n  %-34s %10s\n", "warm throughput", "probes/s");
     std::printf("  %-34s %10.3g\n", "1 thread", one);
-    std::printf("  %-34s %10.3g\n", (std::to_string(o.threads) + " threads").c_str(), many);
+    if (o.threads > 1) std::printf("  %-34s %10.3g\n", (std::to_string(o.threads) + " threads").c_str(), many);
     if (unknown) std::printf("\n  note: %zu probes answered unknown (see the warnings above)\n", unknown);
     return kExitOk;
 }
