@@ -27,6 +27,7 @@ constexpr int kFirstLongRunCode = kFirstMediumRunCode + 3;
 constexpr std::uint8_t kPadding = 255;
 static_assert(kFirstLongRunCode + 3 == kPadding);
 constexpr std::size_t kLongRunBytes = 5;
+
 constexpr std::uint64_t kTernaryPositions = 3;
 constexpr int kBinaryPositions = 6;
 constexpr std::uint64_t kMinRun = 5;  // shorter stretches go into literals
@@ -356,7 +357,7 @@ public:
     // 4 w + v, w the bit width of n, followed by the w - 1 bits of n below its leading one. No code
     // goes across two chunks; the rest of a chunk is zeros.
     void finish_bits() {
-        std::vector<std::uint32_t> symbols;  // symbol | extra bits << 9 | n below its leading one << 14
+        std::vector<std::uint16_t> symbols;
         symbols.reserve(flat_.size());
         std::vector<std::uint64_t> counts(kBitSymbols);
         std::vector<std::uint64_t> extras;  // the low bits of each run's n
@@ -369,7 +370,7 @@ public:
                 symbol = kFirstRunSymbol + 4 * width + (c < kFirstLongRunCode ? c - kFirstMediumRunCode : c - kFirstLongRunCode);
                 extras.push_back(n - (width > 0 ? std::uint64_t{1} << (width - 1) : 0));
             }
-            symbols.push_back(symbol);
+            symbols.push_back(static_cast<std::uint16_t>(symbol));
             ++counts[symbol];
         }
         const std::vector<std::uint8_t> lengths = prefix_code_lengths(counts, kMaxCodeBits);
@@ -551,7 +552,7 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
         }
     }
     tokenizer.add_run(run_value, run_length);
-    const std::vector<Token> tokens = tokenizer.finish();
+    std::vector<Token> tokens = tokenizer.finish();
 
     if (chunk_bytes == 0) chunk_bytes = tokens.size() < kSmallTableTokens ? kSmallChunkBytes : kLargeChunkBytes;
     chunk_shift_ = std::countr_zero(chunk_bytes);
@@ -562,9 +563,11 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
         for (int k = 0; k < phrases_[i].size; ++k) length += token_length(phrases_[i].tokens[k]);
         covers_[kFirstPhraseCode + i] = static_cast<std::uint32_t>(length);  // at most 2^32 - 1 (choose_phrases)
     }
+    const bool in_bits = coding == Coding::Bits || (coding == Coding::Automatic && tokens.size() >= kSmallTableTokens);
     Encoder encoder(*this);
     encoder.encode(tokens);
-    if (coding == Coding::Bits || (coding == Coding::Automatic && tokens.size() >= kSmallTableTokens)) encoder.finish_bits();
+    std::vector<Token>().swap(tokens);  // 8 bytes a token: not held while the chunks are cut
+    if (in_bits) encoder.finish_bits();
     else encoder.finish_bytes();
 }
 
