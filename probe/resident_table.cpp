@@ -231,6 +231,11 @@ std::vector<Phrase> choose_phrases(const std::vector<Token>& tokens) {
 // The bytes of one code: the code byte, then a run's length if it has one.
 std::size_t code_size(std::uint8_t c) { return c < kFirstMediumRunCode ? 1 : c < kFirstLongRunCode ? 2 : kLongRunBytes; }
 
+// The length of the long run whose code starts at `code`: 4 bytes after the code byte, little-endian.
+inline std::uint64_t long_run_length(const std::uint8_t* code) {
+    return std::uint64_t{code[1]} | std::uint64_t{code[2]} << 8 | std::uint64_t{code[3]} << 16 | std::uint64_t{code[4]} << 24;
+}
+
 // Little-endian 64-bit words at any byte (the prefix code's bit order, whatever the host's).
 std::uint64_t load_le64(const std::uint8_t* p) {
     std::uint64_t w;
@@ -357,22 +362,8 @@ public:
     // 4 w + v, w the bit width of n, followed by the w - 1 bits of n below its leading one. No code
     // goes across two chunks; the rest of a chunk is zeros.
     void finish_bits() {
-        std::vector<std::uint16_t> symbols;
-        symbols.reserve(flat_.size());
         std::vector<std::uint64_t> counts(kBitSymbols);
-        std::vector<std::uint64_t> extras;  // the low bits of each run's n
-        for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) {
-            const std::uint8_t c = flat_[at];
-            std::uint32_t symbol = c;
-            if (c >= kFirstMediumRunCode) {
-                const std::uint64_t n = covers(at) - kMinRun;
-                const auto width = static_cast<std::uint32_t>(std::bit_width(n));
-                symbol = kFirstRunSymbol + 4 * width + (c < kFirstLongRunCode ? c - kFirstMediumRunCode : c - kFirstLongRunCode);
-                extras.push_back(n - (width > 0 ? std::uint64_t{1} << (width - 1) : 0));
-            }
-            symbols.push_back(static_cast<std::uint16_t>(symbol));
-            ++counts[symbol];
-        }
+        for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) ++counts[bit_symbol(at)];
         const std::vector<std::uint8_t> lengths = prefix_code_lengths(counts, kMaxCodeBits);
         const std::vector<std::uint32_t> prefix = canonical_codes(lengths);
         table_.bits_ = true;
@@ -391,12 +382,10 @@ public:
         const std::uint64_t chunk_bits = 8 * chunk_bytes_;
         codes.reserve(flat_.size() + sizeof(std::uint64_t));
         std::uint64_t bit = 0;  // where the next code goes
-        std::size_t run = 0;
-        for (std::size_t k = 0, at = 0; k < symbols.size(); at += code_size(flat_[at]), ++k) {
-            const std::uint32_t symbol = symbols[k];
-            const std::uint32_t extra_bits = run_extra_bits(symbol);
-            const std::uint64_t extra = symbol >= kFirstRunSymbol ? extras[run++] : 0;
-            const std::uint64_t used = bit % chunk_bits, bits = lengths[symbol] + extra_bits;
+        for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) {
+            const std::uint32_t symbol = bit_symbol(at);
+            const std::uint64_t extra = symbol >= kFirstRunSymbol ? covers(at) - run_base(symbol) : 0;
+            const std::uint64_t used = bit % chunk_bits, bits = lengths[symbol] + run_extra_bits(symbol);
             if (used != 0 && used + bits > chunk_bits) bit += chunk_bits - used;
             if (bit % chunk_bits == 0) {
                 starts_.push_back(position_);
@@ -481,9 +470,15 @@ private:
         const std::uint8_t c = flat_[at];
         if (c < kFirstMediumRunCode) return table_.covers_[c];
         if (c < kFirstLongRunCode) return kMinRun + flat_[at + 1];
-        std::uint64_t length = 0;
-        for (std::size_t i = kLongRunBytes; i-- > 1;) length = length << 8 | flat_[at + i];
-        return length;
+        return long_run_length(&flat_[at]);
+    }
+
+    // The symbol of the code at flat_[at] in the prefix code (finish_bits).
+    std::uint32_t bit_symbol(std::size_t at) const {
+        const std::uint8_t c = flat_[at];
+        if (c < kFirstMediumRunCode) return c;
+        const auto width = static_cast<std::uint32_t>(std::bit_width(covers(at) - kMinRun));
+        return kFirstRunSymbol + 4 * width + (c - kFirstMediumRunCode) % 3;  // medium and long runs alike
     }
 
     // The chunk starts (and their end) and the hints.
@@ -610,8 +605,7 @@ Value ResidentTable::value_in_bytes(std::uint64_t chunk, std::uint64_t rest) con
             rest -= length;
             code += 2;
         } else {  // a long run (padding follows the chunk's last position: never reached)
-            const std::uint64_t length = std::uint64_t{code[1]} | std::uint64_t{code[2]} << 8 | std::uint64_t{code[3]} << 16 |
-                                         std::uint64_t{code[4]} << 24;
+            const std::uint64_t length = long_run_length(code);
             if (rest < length) return static_cast<Value>(c - kFirstLongRunCode);
             rest -= length;
             code += kLongRunBytes;
