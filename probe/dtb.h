@@ -61,7 +61,7 @@ typedef struct dtb_options {
        exceeded N positions". 0 = no bound. */
     uint64_t capture_search_nodes;
     /* Non-zero: keep every .wdl file's values in memory in a run-length code read without
-       decompressing (1.4 times the files' size or less; docs/PROBING.md), loaded on first need or by
+       decompressing (1.24 times the files of 2-6 pieces; docs/PROBING.md), loaded on first need or by
        dtb_preload; WDL probes then never read the disk. Default 0. */
     int resident;
 } dtb_options;

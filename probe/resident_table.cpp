@@ -517,6 +517,10 @@ private:
 ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Coding coding) : positions_(file.header().positions) {
     if (chunk_bytes != 0 && chunk_bytes != 16 && chunk_bytes != 32 && chunk_bytes != 64)
         throw std::invalid_argument("ResidentTable: chunks of 16, 32 or 64 bytes");
+    if (coding == Coding::Direct || (coding == Coding::Automatic && positions_ <= kDirectTablePositions)) {
+        read_direct(file);
+        return;
+    }
     const format::Header& h = file.header();
     Tokenizer tokenizer;
     std::uint8_t run_value = 0;
@@ -566,6 +570,22 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
     else encoder.finish_bytes();
 }
 
+// The blocks' value bytes one after another: every block but the last holds a multiple of five
+// positions (format::Header), so position i is digit i % 5 of byte i / 5.
+void ResidentTable::read_direct(const TableFile& file) {
+    const format::Header& h = file.header();
+    direct_.reserve((positions_ + format::kValuesPerByte - 1) / format::kValuesPerByte);
+    std::vector<std::uint8_t> block;
+    for (std::uint64_t b = 0; b < h.block_count; ++b) {
+        file.read_block(b, block);
+        const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - b * h.positions_per_block);
+        const auto bytes = static_cast<std::ptrdiff_t>((n + format::kValuesPerByte - 1) / format::kValuesPerByte);
+        if (std::any_of(block.begin(), block.begin() + bytes, [](std::uint8_t v) { return v >= 243; }))
+            throw TableError(file.path().string() + ": block " + std::to_string(b) + " holds an invalid value byte");
+        direct_.insert(direct_.end(), block.begin(), block.begin() + bytes);
+    }
+}
+
 std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
     const std::uint64_t h = index >> hint_shift_;
     std::uint64_t low = hints_[h];
@@ -584,6 +604,8 @@ std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
 }
 
 Value ResidentTable::value(std::uint64_t index) const {
+    if (!direct_.empty())
+        return static_cast<Value>(format::kBase3.digits[direct_[index / format::kValuesPerByte]][index % format::kValuesPerByte]);
     const std::uint64_t chunk = find_chunk(index);
     const std::uint64_t rest = index - chunk_start(chunk);
     return bits_ ? value_in_bits(chunk, rest) : value_in_bytes(chunk, rest);
@@ -653,7 +675,7 @@ Value ResidentTable::value_in_phrase(std::uint8_t code, std::uint64_t offset) co
 }
 
 std::size_t ResidentTable::bytes() const {
-    return codes_.capacity() + (decode_.capacity() + symbol_base_.capacity()) * sizeof(std::uint32_t) +
+    return direct_.capacity() + codes_.capacity() + (decode_.capacity() + symbol_base_.capacity()) * sizeof(std::uint32_t) +
            phrases_.capacity() * sizeof(Phrase) +
            starts32_.capacity() * sizeof(std::uint32_t) +
            starts64_.capacity() * sizeof(std::uint64_t) + hints_.capacity() * sizeof(std::uint32_t) + sizeof(*this);

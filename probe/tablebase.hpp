@@ -51,7 +51,7 @@ struct TablebaseOptions {
     // databases cut the search short (only a win can then be proved). 0 means no bound.
     std::uint64_t capture_search_nodes = 100'000;
     // Keep the values of every .wdl file in memory, in a run-length code that a probe reads
-    // without decompressing anything (about 1.4 times the files' size; docs/PROBING.md): a file
+    // without decompressing anything (1.24 times the files of 2-6 pieces; docs/PROBING.md): a file
     // is read and encoded whole when first needed, or by preload(), and never read again. Probes
     // into these files then take no cache, no lock and no disk read. DTW files still go through
     // the block cache.

@@ -112,7 +112,7 @@ TEST_F(Consistency, EveryPositionAgreesWithItsSuccessors) {
                 static_cast<unsigned long long>(captures.load()));
 }
 
-// The resident code of every file, its codes as bytes and in the prefix code, gives position by
+// The resident code of every file, its codes as bytes, in the prefix code and held directly, gives position by
 // position the value stored in its blocks.
 TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
     const auto materials = materials_in_build_order(db_pieces());
@@ -123,7 +123,8 @@ TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
         for (std::size_t k; (k = next++) < materials.size();) {
             const TableFile file(std::filesystem::path(db_dir()) / format::wdl_file_name(materials[k]));
             using Coding = detail::ResidentTable::Coding;
-            const detail::ResidentTable in_bytes(file, 0, Coding::Bytes), in_bits(file, 0, Coding::Bits);
+            const detail::ResidentTable in_bytes(file, 0, Coding::Bytes), in_bits(file, 0, Coding::Bits),
+                direct(file, 0, Coding::Direct);
             const format::Header& h = file.header();
             std::uint64_t local_failures = 0;
             for (std::uint64_t b = 0; b < h.block_count; ++b) {
@@ -132,7 +133,8 @@ TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
                 const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - first);
                 for (std::uint64_t j = 0; j < n; ++j) {
                     const Value stored = format::unpack_value(block.data(), j);
-                    local_failures += (in_bytes.value(first + j) != stored) + (in_bits.value(first + j) != stored);
+                    local_failures += (in_bytes.value(first + j) != stored) + (in_bits.value(first + j) != stored) +
+                                      (direct.value(first + j) != stored);
                 }
             }
             checked += h.positions;

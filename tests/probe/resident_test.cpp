@@ -18,7 +18,7 @@ namespace dtb {
 namespace {
 
 // Every position's value from the resident code equals the one written to the file, in chunks of
-// every size, its codes as bytes and in the prefix code.
+// every size, its codes as bytes and in the prefix code, and held directly.
 void expect_round_trip(const Material& m, std::uint32_t positions_per_block, const std::vector<Value>& values) {
     const test::TempDir dir("resident");
     test::write_table(dir, m, positions_per_block, [&](std::uint64_t i) { return values[i]; });
@@ -32,6 +32,11 @@ void expect_round_trip(const Material& m, std::uint32_t positions_per_block, con
                 ASSERT_EQ(table.value(i), values[i]) << m.name() << " position " << i << " of " << values.size() << ", chunks of "
                                                      << chunk_bytes << (coding == Coding::Bits ? " bits" : " bytes");
         }
+    const detail::ResidentTable direct(file, 0, Coding::Direct);
+    ASSERT_EQ(direct.positions(), values.size());
+    EXPECT_LE(direct.bytes(), values.size() / 5 + 1 + sizeof(direct)) << "five positions a byte";
+    for (std::uint64_t i = 0; i < values.size(); ++i)
+        ASSERT_EQ(direct.value(i), values[i]) << m.name() << " position " << i << " of " << values.size() << ", direct";
 }
 
 // Runs of one value with lengths drawn by `length`, the value changing at every run.
@@ -117,12 +122,14 @@ TEST(ResidentTable, InvalidValueByteIsRefused) {
         if (first == 500) raw[7] = 250;  // passes the checksums, but is no base-3 byte
     });
     const TableFile file(dir.path() / "KvK.wdl");
-    try {
-        const detail::ResidentTable table(file);
-        FAIL() << "an invalid byte was accepted";
-    } catch (const TableError& e) {
-        EXPECT_NE(std::string(e.what()).find("block 5 holds an invalid value byte"), std::string::npos) << e.what();
-    }
+    using Coding = detail::ResidentTable::Coding;
+    for (const Coding coding : {Coding::Automatic, Coding::Bytes, Coding::Bits, Coding::Direct})
+        try {
+            const detail::ResidentTable table(file, 0, coding);
+            FAIL() << "an invalid byte was accepted, coding " << static_cast<int>(coding);
+        } catch (const TableError& e) {
+            EXPECT_NE(std::string(e.what()).find("block 5 holds an invalid value byte"), std::string::npos) << e.what();
+        }
 }
 
 class ResidentTablebase : public ::testing::Test {
