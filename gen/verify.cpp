@@ -2,15 +2,19 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <ostream>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 #include <tbb/parallel_for.h>
+#include <unistd.h>
 
 #include "gen/loader.hpp"
+#include "gen/progress.hpp"
 #include "gen/dtw_solver.hpp"
 #include "probe/table_file.hpp"
 #include "rules/fen.hpp"
@@ -39,7 +43,7 @@ namespace {
 class Verifier {
 public:
     Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported)
-        : dir_(dir), log_(log), max_reported_(max_reported) {}
+        : dir_(dir), log_(log), max_reported_(max_reported), progress_(log, ::isatty(STDERR_FILENO) != 0) {}
 
     VerifyReport run(const std::vector<Material>& only) {
         const auto present = materials_in_folder(dir_);
@@ -52,7 +56,7 @@ public:
             const Material& m = targets[i];
             if (load(m) && load(m.mirror())) {
                 const bool with_dtw = has_dtw_file(m) && load_dtw(m) && load_dtw(m.mirror());
-                check_material(m, with_dtw);
+                check_material(m, with_dtw, i + 1, targets.size());
             }
             drop_tables_read_before(i + 1, last_read);
         }
@@ -149,10 +153,13 @@ private:
     // 0 without a move).
     Dtw implied_dtw(const Position& pos) const { return dtw_.best_after(pos, generate_quiet_moves(pos)); }
 
-    void check_material(const Material& m, bool with_dtw) {
+    // m is the `number`-th of `count` materials to check (the head of its progress line).
+    void check_material(const Material& m, bool with_dtw, std::size_t number, std::size_t count) {
         log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "") << '\n' << std::flush;
         const PositionIndex index(m);
-        std::atomic<std::uint64_t> checked{0};
+        char label[96];
+        std::snprintf(label, sizeof label, "[%zu/%zu] %s checking values", number, count, m.name().c_str());
+        std::atomic<std::uint64_t> checked{0}, visited{0};
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
             std::uint64_t local = 0;
             PositionWalker walker(index, r.begin());
@@ -170,7 +177,13 @@ private:
                 }
             }
             checked += local;
+            const std::uint64_t done = visited += r.size();
+            if (done < index.size() && progress_mutex_.try_lock()) {  // one thread reports; the others go on
+                progress_.update(label, static_cast<double>(done) / static_cast<double>(index.size()));
+                progress_mutex_.unlock();
+            }
         });
+        progress_.finish();
         report_.positions_checked += checked;
     }
 
@@ -191,6 +204,8 @@ private:
     DtwTables dtw_;
     VerifyReport report_;
     std::mutex mutex_;
+    ProgressLine progress_;
+    std::mutex progress_mutex_;
 };
 
 }  // namespace
