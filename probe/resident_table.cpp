@@ -342,16 +342,12 @@ public:
     void finish_bytes() {
         std::vector<std::uint8_t>& codes = table_.codes_;
         codes.reserve(flat_.size() + flat_.size() / 8);
-        for (std::size_t at = 0; at < flat_.size();) {
-            const std::size_t size = code_size(flat_[at]);
-            const std::size_t used = codes.size() % chunk_bytes_;
-            if (used != 0 && used + size > chunk_bytes_) codes.resize(codes.size() + chunk_bytes_ - used, kPadding);
-            if (codes.size() % chunk_bytes_ == 0) starts_.push_back(position_);
+        const auto bytes_of = [&](std::size_t at) { return code_size(flat_[at]); };
+        cut_into_chunks(chunk_bytes_, bytes_of, [&](std::size_t at, std::uint64_t offset) {
+            codes.resize(offset, kPadding);  // the end of the chunk before, if the code did not fit there
             codes.insert(codes.end(), flat_.begin() + static_cast<std::ptrdiff_t>(at),
-                         flat_.begin() + static_cast<std::ptrdiff_t>(at + size));
-            position_ += covers(at);
-            at += size;
-        }
+                         flat_.begin() + static_cast<std::ptrdiff_t>(at + bytes_of(at)));
+        });
         codes.resize((codes.size() + chunk_bytes_ - 1) / chunk_bytes_ * chunk_bytes_, kPadding);
         codes.shrink_to_fit();
         finish();
@@ -381,26 +377,39 @@ public:
         std::vector<std::uint8_t>& codes = table_.codes_;
         const std::uint64_t chunk_bits = 8 * chunk_bytes_;
         codes.reserve(flat_.size() + sizeof(std::uint64_t));
-        std::uint64_t bit = 0;  // where the next code goes
-        for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) {
+        const auto bits_of = [&](std::size_t at) {
+            const std::uint32_t symbol = bit_symbol(at);
+            return std::uint64_t{lengths[symbol]} + run_extra_bits(symbol);
+        };
+        cut_into_chunks(chunk_bits, bits_of, [&](std::size_t at, std::uint64_t bit) {
+            // A new chunk, zeros, and 8 bytes more: a word can be read at any of its bytes.
+            if (bit % chunk_bits == 0) codes.resize(bit / 8 + chunk_bytes_ + sizeof(std::uint64_t), 0);
             const std::uint32_t symbol = bit_symbol(at);
             const std::uint64_t extra = symbol >= kFirstRunSymbol ? covers(at) - run_base(symbol) : 0;
-            const std::uint64_t used = bit % chunk_bits, bits = lengths[symbol] + run_extra_bits(symbol);
-            if (used != 0 && used + bits > chunk_bits) bit += chunk_bits - used;
-            if (bit % chunk_bits == 0) {
-                starts_.push_back(position_);
-                codes.resize(bit / 8 + chunk_bytes_ + sizeof(std::uint64_t), 0);  // a word can be read at any byte
-            }
             std::uint8_t* word = codes.data() + bit / 8;
             store_le64(word, load_le64(word) | (prefix[symbol] | extra << lengths[symbol]) << (bit % 8));
-            bit += bits;
-            position_ += covers(at);
-        }
+        });
         codes.shrink_to_fit();
         finish();
     }
 
 private:
+    // Lays the codes one after the other in chunks of `chunk_units` units (bytes or bits), no code
+    // across two chunks, and records each chunk's first position: place(at, offset) writes code
+    // `at` (of units_of(at) units) at `offset` units from the start of the codes.
+    template <typename UnitsOf, typename Place>
+    void cut_into_chunks(std::uint64_t chunk_units, const UnitsOf& units_of, const Place& place) {
+        std::uint64_t offset = 0;  // where the next code goes
+        for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) {
+            const std::uint64_t units = units_of(at), used = offset % chunk_units;
+            if (used != 0 && used + units > chunk_units) offset += chunk_units - used;
+            if (offset % chunk_units == 0) starts_.push_back(position_);
+            place(at, offset);
+            offset += units;
+            position_ += covers(at);
+        }
+    }
+
     // The dictionary's phrases that start with one token: a small open-addressing table.
     struct Start {
         Token token = 0;
