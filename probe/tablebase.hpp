@@ -50,11 +50,11 @@ struct TablebaseOptions {
     // up to a few pieces more than max_pieces need far fewer, and lines that end quiet beyond the
     // databases cut the search short (only a win can then be proved). 0 means no bound.
     std::uint64_t capture_search_nodes = 100'000;
-    // Keep the values of every .wdl file in memory, in a run-length code that a probe reads
-    // without decompressing anything (1.24 times the files of 2-6 pieces; docs/PROBING.md): a file
-    // is read and encoded whole when first needed, or by preload(), and never read again. Probes
-    // into these files then take no cache, no lock and no disk read. DTW files still go through
-    // the block cache.
+    // Keep the values of every .wdl file in memory, small tables as their value bytes and the
+    // others in a run-length code, read without decompressing anything (1.24 times the files of
+    // 2-6 pieces; docs/PROBING.md): a file is read and encoded whole when first needed, or by
+    // preload(), and never read again. Probes into these files then take no cache, no lock and no
+    // disk read. DTW files still go through the block cache.
     bool resident = false;
     // Called once per distinct problem (missing file, corrupt block, ...), from the probing thread,
     // never by two threads at once. It must not call back into the Tablebase. May be empty.

@@ -112,8 +112,8 @@ TEST_F(Consistency, EveryPositionAgreesWithItsSuccessors) {
                 static_cast<unsigned long long>(captures.load()));
 }
 
-// The resident code of every file, its codes as bytes, in the prefix code and held directly, gives position by
-// position the value stored in its blocks.
+// The resident form of every file (its codes as bytes, in the prefix code, and its value bytes
+// held directly) gives position by position the value stored in its blocks.
 TEST_F(Consistency, ResidentTablesHoldEveryStoredValue) {
     const auto materials = materials_in_build_order(db_pieces());
     std::atomic<std::size_t> next{0};
