@@ -315,9 +315,10 @@ private:
         return {reinterpret_cast<const std::uint8_t*>(d.data()), d.size() * sizeof(Dtw)};
     }
 
-    // A copy of a WDL table just finished, for a build that resumes after a kill: taking it back
-    // costs a decompression, reading the file back a search of every capture position. A copy
-    // that cannot be written only costs that time later, so it is reported, not fatal.
+    // A copy of a table just finished, for a build that resumes after a kill: taking it back costs
+    // a decompression, reading the file back a search of every capture position (and for a
+    // losses-only .dtw file, one ply of search at every win). A copy that cannot be written only
+    // costs that time later, so it is reported, not fatal.
     void save_resume_copy(const Table& t) {
         try {
             if (spill_->contains(scratch_name(t), tag_of(t))) return;
@@ -392,9 +393,13 @@ private:
             if (!t.dtw) save_resume_copy(t);
     }
 
-    // The DTW of m: from memory, its scratch copy, or its .dtw file.
+    // The DTW of m: from memory, its scratch copy, or its .dtw file. What was read from a file gets
+    // a copy too, as in ensure_loaded.
     void ensure_dtw_loaded(const Material& m) {
+        const std::size_t before = files_read_;
         logging_file_reads([&] { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, hooks_); });
+        if (files_read_ == before) return;
+        for (const Table& t : tables_in_memory()) save_resume_copy(t);
     }
 
     // Reading files back (on a resumed build, or a --dtw build beside finished WDL files) can take
@@ -463,6 +468,7 @@ private:
                 log_ << dtw_summary_line(written, seconds) << '\n' << std::flush;
             }
             if (!dtw_.contains(d.material)) dtw_.add(d.material, std::move(d.dtw));
+            save_resume_copy({d.material, true});
         }
     }
 

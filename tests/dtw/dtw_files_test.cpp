@@ -4,9 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstring>
 #include <fstream>
-#include <thread>
 #include <map>
+#include <thread>
 
 #include "gen/dtw_solver.hpp"
 #include "gen/loader.hpp"
@@ -38,6 +39,7 @@ protected:
         o.dtw = true;
         o.write.dtw_store_wins = store_wins;
         o.memory_bytes = memory_bytes_;
+        o.keep_copies = keep_copies_;
         std::ostringstream log;
         build(o, log);
         log_ = log.str();
@@ -313,10 +315,29 @@ TEST_F(DtwFilesTest, TablesMovedToScratchCopiesAndBackGiveTheSameBytes) {
     build_dtw(root_ / "kept", 3);
     memory_bytes_ = 1;  // every table the next material does not read leaves memory
     build_dtw(root_ / "moved", 3);
-    EXPECT_NE(log_.find("scratch copy saved"), std::string::npos) << log_;
+    // Tables left memory and came back (each already had its copy for a resumed build, so leaving
+    // wrote nothing).
     EXPECT_NE(log_.find("scratch copy loaded"), std::string::npos) << log_;
     EXPECT_TRUE(files_of(root_ / "kept") == files_of(root_ / "moved"));
     EXPECT_FALSE(fs::exists(root_ / "moved" / ".dtb-spill"));
+}
+
+// A resumed --dtw build takes the finished DTW tables back from the copies the first one kept,
+// instead of reading their .dtw files (where a losses-only file's wins are derived by search),
+// and writes the same bytes.
+TEST_F(DtwFilesTest, AResumedDtwBuildStartsFromTheCopiesOfFinishedTables) {
+    const Material kk_kk = *parse_material("KKvKK");  // reads KvKK only, WDL and DTW
+    build_dtw(root_ / "plain", 4, 0, {kk_kk});
+    keep_copies_ = true;
+    build_dtw(root_ / "kept", 3);
+    EXPECT_TRUE(fs::exists(root_ / "kept" / ".dtb-spill" / "KvKK.dtw"));
+    build_dtw(root_ / "kept", 4, 0, {kk_kk});
+    for (const char* name : {"KvKK.dtw", "KvKK.wdl"})
+        EXPECT_NE(log_.find(std::string(name) + std::string(14 - std::strlen(name), ' ') + " scratch copy loaded"),
+                  std::string::npos)
+            << name << '\n' << log_;
+    EXPECT_EQ(log_.find("reading from the folder"), std::string::npos) << log_;
+    EXPECT_TRUE(files_of(root_ / "kept").at("KKvKK.dtw") == files_of(root_ / "plain").at("KKvKK.dtw"));
 }
 
 TEST_F(DtwFilesTest, ResumeRebuildsDeletedDtwFiles) {
