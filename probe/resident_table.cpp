@@ -27,7 +27,6 @@ constexpr int kFirstLongRunCode = kFirstMediumRunCode + 3;
 constexpr std::uint8_t kPadding = 255;
 static_assert(kFirstLongRunCode + 3 == kPadding);
 constexpr std::size_t kLongRunBytes = 5;
-
 constexpr std::uint64_t kTernaryPositions = 3;
 constexpr int kBinaryPositions = 6;
 constexpr std::uint64_t kMinRun = 5;  // shorter stretches go into literals
@@ -234,6 +233,23 @@ std::size_t code_size(std::uint8_t c) { return c < kFirstMediumRunCode ? 1 : c <
 // The length of the long run whose code starts at `code`: 4 bytes after the code byte, little-endian.
 inline std::uint64_t long_run_length(const std::uint8_t* code) {
     return std::uint64_t{code[1]} | std::uint64_t{code[2]} << 8 | std::uint64_t{code[3]} << 16 | std::uint64_t{code[4]} << 24;
+}
+
+// Calls visit(value bytes, positions) for every block of a .wdl file, in order, once
+// each of its value bytes is known to be base-3 (below 243); throws TableError otherwise.
+template <typename Visit>
+void for_each_value_block(const TableFile& file, Visit&& visit) {
+    const format::Header& h = file.header();
+    std::vector<std::uint8_t> block;
+    for (std::uint64_t b = 0; b < h.block_count; ++b) {
+        file.read_block(b, block);
+        const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - b * h.positions_per_block);
+        const auto bytes = static_cast<std::ptrdiff_t>((n + format::kValuesPerByte - 1) / format::kValuesPerByte);
+        if (std::any_of(block.begin(), block.begin() + bytes, [](std::uint8_t v) { return v >= 243; }))
+            // It passed the checksums: the writer was wrong, not the disk.
+            throw TableError(file.path().string() + ": block " + std::to_string(b) + " holds an invalid value byte");
+        visit(block.data(), n);
+    }
 }
 
 // Little-endian 64-bit words at any byte (the prefix code's bit order, whatever the host's).
@@ -530,7 +546,6 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
         read_direct(file);
         return;
     }
-    const format::Header& h = file.header();
     Tokenizer tokenizer;
     std::uint8_t run_value = 0;
     std::uint64_t run_length = 0;
@@ -543,14 +558,9 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
         run_value = value;
         run_length = count;
     };
-    std::vector<std::uint8_t> block;
-    for (std::uint64_t b = 0; b < h.block_count; ++b) {
-        file.read_block(b, block);
-        const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - b * h.positions_per_block);
+    for_each_value_block(file, [&](const std::uint8_t* block, std::uint64_t n) {
         for (std::uint64_t i = 0; i < n; i += format::kValuesPerByte) {
             const std::uint8_t byte = block[i / format::kValuesPerByte];
-            if (byte >= 243)  // passed the checksums: the writer was wrong, not the disk
-                throw TableError(file.path().string() + ": block " + std::to_string(b) + " holds an invalid value byte");
             const std::uint64_t digits = std::min<std::uint64_t>(format::kValuesPerByte, n - i);
             if (digits == format::kValuesPerByte && byte % 121 == 0) {  // 0, 121, 242: five equal values
                 add(static_cast<std::uint8_t>(byte / 121), digits);
@@ -558,7 +568,7 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
             }
             for (std::uint64_t d = 0; d < digits; ++d) add(format::kBase3.digits[byte][d], 1);
         }
-    }
+    });
     tokenizer.add_run(run_value, run_length);
     std::vector<Token> tokens = tokenizer.finish();
 
@@ -582,17 +592,10 @@ ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Cod
 // The blocks' value bytes one after another: every block but the last holds a multiple of five
 // positions (format::Header), so position i is digit i % 5 of byte i / 5.
 void ResidentTable::read_direct(const TableFile& file) {
-    const format::Header& h = file.header();
     direct_.reserve((positions_ + format::kValuesPerByte - 1) / format::kValuesPerByte);
-    std::vector<std::uint8_t> block;
-    for (std::uint64_t b = 0; b < h.block_count; ++b) {
-        file.read_block(b, block);
-        const std::uint64_t n = std::min<std::uint64_t>(h.positions_per_block, h.positions - b * h.positions_per_block);
-        const auto bytes = static_cast<std::ptrdiff_t>((n + format::kValuesPerByte - 1) / format::kValuesPerByte);
-        if (std::any_of(block.begin(), block.begin() + bytes, [](std::uint8_t v) { return v >= 243; }))
-            throw TableError(file.path().string() + ": block " + std::to_string(b) + " holds an invalid value byte");
-        direct_.insert(direct_.end(), block.begin(), block.begin() + bytes);
-    }
+    for_each_value_block(file, [&](const std::uint8_t* block, std::uint64_t n) {
+        direct_.insert(direct_.end(), block, block + (n + format::kValuesPerByte - 1) / format::kValuesPerByte);
+    });
 }
 
 std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
