@@ -383,30 +383,22 @@ private:
         log_ << buf << '\n' << std::flush;
     }
 
-    // The WDL of m: from memory, its scratch copy, or its file. What was read from a file gets a
-    // copy too, so that reading it back again costs no search.
+    // The WDL of m: from memory, its scratch copy, or its file.
     void ensure_loaded(const Material& m) {
-        const std::size_t before = files_read_;
-        logging_file_reads([&] { load_finished_with_successors(options_.dir, m, tables_, hooks_); });
-        if (files_read_ == before) return;
-        for (const Table& t : tables_in_memory())
-            if (!t.dtw) save_resume_copy(t);
+        read_back([&] { load_finished_with_successors(options_.dir, m, tables_, hooks_); });
     }
 
-    // The DTW of m: from memory, its scratch copy, or its .dtw file. What was read from a file gets
-    // a copy too, as in ensure_loaded.
+    // The DTW of m: from memory, its scratch copy, or its .dtw file.
     void ensure_dtw_loaded(const Material& m) {
-        const std::size_t before = files_read_;
-        logging_file_reads([&] { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, hooks_); });
-        if (files_read_ == before) return;
-        for (const Table& t : tables_in_memory()) save_resume_copy(t);
+        read_back([&] { load_finished_dtw_with_successors(options_.dir, m, tables_, dtw_, hooks_); });
     }
 
     // Reading files back (on a resumed build, or a --dtw build beside finished WDL files) can take
     // minutes a table at 6 pieces: capture positions are searched again and a losses-only .dtw
     // derives its wins. Each file gets a line as its read starts, and each load one with its time.
+    // What was read from a file gets a copy, so that reading it back again costs no search.
     template <typename Load>
-    void logging_file_reads(Load load) {
+    void read_back(Load load) {
         const std::size_t before = files_read_;
         const auto start = std::chrono::steady_clock::now();
         load();
@@ -416,6 +408,7 @@ private:
         char buf[120];
         std::snprintf(buf, sizeof buf, "%zu file%s read back, seconds %.1f", files, files == 1 ? "" : "s", seconds);
         log_ << buf << '\n' << std::flush;
+        for (const Table& t : tables_in_memory()) save_resume_copy(t);
     }
 
     // The loaders' hook as a file's read starts.
