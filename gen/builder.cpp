@@ -15,10 +15,12 @@
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 
+#include "gen/chunked_file.hpp"
 #include "gen/dtw_solver.hpp"
 #include "gen/loader.hpp"
 #include "gen/memory_plan.hpp"
 #include "gen/progress.hpp"
+#include "gen/slices.hpp"
 #include "gen/spill.hpp"
 #include "gen/solver.hpp"
 #include "probe/table_file.hpp"
@@ -184,10 +186,15 @@ public:
             // tables that the pair does not read (a losses-only .dtw derives its wins from every
             // material it reaches), and they must go before the solver allocates.
             if (wdl_missing || dtw_missing) make_room(i, next_read);
-            if (wdl_missing) {
+            if (wdl_missing && options_.slice_step == BuildOptions::kWriteFromSlices) {
+                write_from_slices(m, i, plan.size(), next_read);
+            } else if (wdl_missing) {
                 load_wdl_inputs(m);
                 make_room(i, next_read);
-                solve_and_write(m, i, plan.size());
+                if (options_.slices > 1)
+                    solve_in_slices_and_write(m, i, plan.size(), next_read);
+                else
+                    solve_and_write(m, i, plan.size());
             }
             if (dtw_missing) {
                 load_dtw_inputs(m);
@@ -210,6 +217,13 @@ private:
     // engine may run it again). What a killed run of it left is removed first; a damaged output
     // is an error, as in a whole-folder build.
     bool task_finished_already() {
+        if (options_.slice_step > 0) {
+            const Material& m = memory_plan_.plan().front();
+            const LevelRange levels = slice_of_task(m);
+            const bool finished = SliceFiles(options_.dir, m).finished(levels);
+            if (finished) log_ << "task " << options_.task << ": finished already\n" << std::flush;
+            return finished;
+        }
         bool finished = true;
         for (const std::string& name : table_files(memory_plan_.plan(), options_.dtw)) {
             const fs::path p = options_.dir / name;
@@ -227,6 +241,17 @@ private:
     // Every file a task reads is the finished output of another task: a missing one stops it
     // before any work, by name.
     void check_task_inputs() const {
+        if (options_.slice_step != BuildOptions::kAllSlices) {
+            const Material& m = memory_plan_.plan().front();
+            const std::vector<std::string> names = slice_file_names(m, options_.slices);
+            const std::size_t needed = options_.slice_step > 0 ? static_cast<std::size_t>(options_.slice_step - 1) : names.size();
+            const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+            for (std::size_t k = 0; k < needed; ++k)
+                if (!SliceFiles(options_.dir, m).finished(slices[k]))
+                    throw TableError((options_.dir / names[k]).string() + ": missing or incomplete; task " + options_.task +
+                                     " reads it (run the task of plan.tsv that writes it first)");
+            if (options_.slice_step == BuildOptions::kWriteFromSlices) return;
+        }
         for (const std::string& name : table_files(materials_read_by(memory_plan_.plan()), options_.dtw)) {
             const fs::path p = options_.dir / name;
             if (!fs::exists(p))
@@ -484,6 +509,116 @@ private:
         }
     }
 
+    // The pair of m a slice at a time (gen/slices.hpp): each slice's file is written as it is
+    // solved, so a resumed build starts at the first slice without one; the pair's files are then
+    // written from the slice files, and its tables taken into memory if a later pair reads them.
+    // A slice file found damaged (a disk error, a file cut short by hand) costs the pair's slices:
+    // they are removed and the pair solved again from its first slice.
+    void solve_in_slices_and_write(const Material& m, std::size_t position, std::size_t plan_size,
+                                   const MemoryPlan::NextReads& next_read) {
+        const SliceFiles files(options_.dir, m);
+        try {
+            solve_slices_and_write(m, position, plan_size, next_read, files);
+        } catch (const DamagedScratchFile& e) {
+            if (options_.slice_step != BuildOptions::kAllSlices) throw damaged_task_input(e);
+            progress_.finish();
+            log_ << m.name() << ": " << e.what() << "; solving its slices again\n" << std::flush;
+            files.remove_all();
+            solve_slices_and_write(m, position, plan_size, next_read, files);
+        }
+    }
+
+    LevelRange slice_of_task(const Material& m) const {
+        const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+        if (options_.slice_step > static_cast<int>(slices.size()))
+            throw std::invalid_argument("task " + options_.task + ": the pair has " + std::to_string(slices.size()) + " slices");
+        return slices[static_cast<std::size_t>(options_.slice_step - 1)];
+    }
+
+    void solve_slices_and_write(const Material& m, std::size_t position, std::size_t plan_size,
+                                const MemoryPlan::NextReads& next_read, const SliceFiles& files) {
+        const std::string label = label_of(m, position, plan_size);
+        const PairLayout layout(m);
+        const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+        for (std::size_t k = 0; k < slices.size(); ++k) {
+            if (options_.slice_step > 0 && k + 1 != static_cast<std::size_t>(options_.slice_step)) continue;
+            const std::string slice_label = label + " slice " + std::to_string(k + 1) + "/" + std::to_string(slices.size());
+            if (files.finished(slices[k])) {
+                progress_.finish();
+                log_ << slice_label << ": finished already (" << files.path(slices[k]).string() << ")\n" << std::flush;
+                continue;
+            }
+            const auto slice_start = std::chrono::steady_clock::now();
+            auto boundary = k == 0 ? std::vector<HeldValues>() : files.read_boundary(slices[k - 1], layout);
+            const SolvedSlice solved = solve_material_slice(m, tables_, slices[k], std::move(boundary),
+                                                            [&](double f, const std::string& note) {
+                                                                progress_.update(slice_label + " solving", f, note);
+                                                            });
+            files.write(solved, layout);
+            std::uint64_t positions = 0;
+            for (const HeldValues& side : solved.sides) positions += side.values.positions();
+            char buf[160];
+            std::snprintf(buf, sizeof buf, ", levels %d-%d, positions %llu, seconds %.1f", slices[k].lowest,
+                          slices[k].highest, static_cast<unsigned long long>(positions), seconds_since(slice_start));
+            progress_.finish();
+            log_ << slice_label << buf << '\n' << std::flush;
+        }
+        if (options_.slice_step == BuildOptions::kAllSlices) write_pair_from(label, layout, slices, files, next_read);
+    }
+
+    // The task that writes a sliced pair's files from its slice files; a damaged one is an error
+    // naming it (its task must run again), not a reason to solve the pair here.
+    void write_from_slices(const Material& m, std::size_t position, std::size_t plan_size,
+                           const MemoryPlan::NextReads& next_read) {
+        const PairLayout layout(m);
+        try {
+            write_pair_from(label_of(m, position, plan_size), layout, slice_levels(m, options_.slices),
+                            SliceFiles(options_.dir, m), next_read);
+        } catch (const DamagedScratchFile& e) {
+            throw damaged_task_input(e);
+        }
+    }
+
+    TableError damaged_task_input(const DamagedScratchFile& e) const {
+        return TableError(std::string(e.what()) + "; task " + options_.task +
+                          " reads it (run the task of plan.tsv that writes it again)");
+    }
+
+    void write_pair_from(const std::string& label, const PairLayout& layout,
+                         const std::vector<LevelRange>& slices, const SliceFiles& files,
+                         const MemoryPlan::NextReads& next_read) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int side = 0; side < layout.side_count(); ++side) {
+            const Material& material = layout.index(side).material();
+            const std::uint64_t n = layout.index(side).size();
+            if (!has_file(options_.dir, material)) {
+                progress_.update(label + " writing " + format::wdl_file_name(material), 0);
+                const WrittenFile written = write_wdl_file(options_.dir, material, n,
+                                                           files.value_stream(slices, layout, side), options_.write);
+                progress_.finish();
+                log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
+            }
+            if (options_.dtw || next_read.count({material, false})) {
+                tables_.add(material, values_from_stream(n, files.value_stream(slices, layout, side)));
+                save_resume_copy({material, false});
+            }
+        }
+        // A workflow engine removes the slice files it made (Snakemake's temp(), make's
+        // .INTERMEDIATE), and knows them gone; removing them here would confuse it.
+        if (options_.slice_step == BuildOptions::kAllSlices) files.remove_all();
+    }
+
+    static PackedValues values_from_stream(std::uint64_t positions, const ValueByteStream& stream) {
+        PackedValues values(positions);
+        std::vector<std::uint8_t> bytes(std::size_t{1} << 20);
+        for (std::uint64_t first = 0; first < positions; first += bytes.size()) {
+            const std::span<std::uint8_t> part(bytes.data(), std::min<std::uint64_t>(bytes.size(), positions - first));
+            stream(first, part);
+            values.store_range(first, part.size(), [&](std::uint64_t k) { return static_cast<Value>(part[k] & kValueMask); });
+        }
+        return values;
+    }
+
     const BuildOptions& options_;
     std::ostream& log_;
     ProgressLine progress_;
@@ -508,6 +643,14 @@ std::vector<std::string> table_files(const std::vector<Material>& materials, boo
         out.push_back(format::wdl_file_name(m));
         if (dtw) out.push_back(format::dtw_file_name(m));
     }
+    return out;
+}
+
+std::vector<std::string> slice_file_names(const Material& m, int slices) {
+    const SliceFiles files(".", m);
+    std::vector<std::string> out;
+    for (const LevelRange& levels : slice_levels(m, slices))
+        out.push_back(files.path(levels).lexically_relative(".").string());
     return out;
 }
 

@@ -28,6 +28,18 @@ struct BuildOptions {
     // they are removed at the end unless this is set, for a later build in DIR (--dtw after a WDL
     // build, or more pieces) to start from them too.
     bool keep_copies = false;
+    // Each pair is solved in this many slices of men-advancement levels (fewer where it has fewer
+    // levels), one after another, each kept in DIR/.dtb-slices until the pair's files are written,
+    // so that the solver holds one slice's values at a time. 1: whole pairs. WDL only: the
+    // distances to win are solved a whole pair at a time.
+    int slices = 1;
+    // A task of a sliced plan (gen/workflow.hpp) does one step of its pair: kAllSlices solves every
+    // slice and writes the pair's files; k >= 1 solves slice k only, into its slice file (the file
+    // of slice k - 1 must be there); kWriteFromSlices writes the pair's files from its slice files
+    // (all must be there; the workflow engine removes them).
+    static constexpr int kAllSlices = 0;
+    static constexpr int kWriteFromSlices = -1;
+    int slice_step = kAllSlices;
     WriteOptions write;
     // Set by `dtb gen --task ID` (gen/workflow.hpp): the build is that task of a workflow plan. It
     // builds the pairs of `only` and nothing they need, which must be finished files in `dir`
@@ -46,6 +58,10 @@ std::vector<std::string> table_files(const std::vector<Material>& materials, boo
 // The materials a build of exactly `own` reads: those either side reaches in one move, outside
 // `own` (a task's inputs).
 std::vector<Material> materials_read_by(const std::vector<Material>& own);
+
+// The slice files of the pair of m in a build solving pairs in `slices` slices, each as a path
+// relative to the database folder, from the most advanced slice down.
+std::vector<std::string> slice_file_names(const Material& m, int slices);
 
 // Runs the build; progress and summary lines go to `log` (stderr in the command line).
 // Throws on any failure; files finished before the failure stay valid.

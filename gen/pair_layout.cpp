@@ -1,5 +1,6 @@
 #include "gen/pair_layout.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace dtb {
@@ -37,6 +38,29 @@ std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {
         levels[level].push_back(c);
     }
     return levels;
+}
+
+std::vector<std::uint64_t> PairLayout::positions_by_level() const {
+    std::vector<std::uint64_t> out;
+    for (const auto& level : configs_by_level()) {
+        std::uint64_t n = 0;
+        for (const std::uint32_t c : level) n += subgame(c).size;
+        out.push_back(n);
+    }
+    return out;
+}
+
+std::vector<std::vector<std::uint64_t>> PairLayout::men_indices_in(LevelRange range) const {
+    const auto levels = configs_by_level();
+    std::vector<std::vector<std::uint64_t>> out(indexes_.size());
+    for (int l = std::max(range.lowest, 0); l <= range.highest && l < static_cast<int>(levels.size()); ++l)
+        for (const std::uint32_t c : levels[static_cast<std::size_t>(l)]) {
+            const Subgame g = subgame(c);
+            for (int b = 0; b < g.block_count; ++b)
+                out[g.blocks[b].side].push_back(g.blocks[b].base / indexes_[g.blocks[b].side].king_placements());
+        }
+    for (auto& side : out) std::sort(side.begin(), side.end());
+    return out;
 }
 
 Subgame PairLayout::subgame(std::uint32_t c) const {

@@ -36,6 +36,14 @@ struct Subgame {
     int block_of(std::uint64_t local) const { return block_count == 2 && local >= blocks[1].local_offset ? 1 : 0; }
 };
 
+// Levels of men advancement [lowest, highest] (see men_advancement): a slice of a pair, whose
+// positions a man move takes only into the slice itself or into level highest + 1.
+struct LevelRange {
+    int lowest = 0;
+    int highest = 0;
+    friend bool operator==(const LevelRange&, const LevelRange&) = default;
+};
+
 class PairLayout {
 public:
     // Throws std::length_error when local numbers would not fit in 32 bits.
@@ -74,23 +82,40 @@ public:
         });
     }
 
-    // Runs solve(subgame, SubgameProgress) on every subgame: levels in order, the subgames of a
-    // level in parallel.
+    // The number of advancement levels (the highest advancement of a configuration, plus one), and
+    // the positions of the pair at each.
+    int level_count() const { return static_cast<int>(configs_by_level().size()); }
+    std::vector<std::uint64_t> positions_by_level() const;
+    LevelRange all_levels() const { return {0, level_count() - 1}; }
+
+    // The men indices of the blocks of the subgames in `levels`, per side, sorted.
+    std::vector<std::vector<std::uint64_t>> men_indices_in(LevelRange levels) const;
+
+    // Runs solve(subgame, SubgameProgress) on every subgame of `levels`: levels from the highest
+    // down, the subgames of a level in parallel.
     template <typename Solve>
-    void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
+    void solve_by_level(Solve&& solve, const ProgressCallback& progress, LevelRange range) const {
         const auto levels = configs_by_level();
         std::atomic<std::uint64_t> done{0};
-        const SubgameProgress reporter(progress, done, static_cast<double>(total_positions()));
-        for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level->size(), 1), [&](const auto& r) {
+        std::uint64_t total = 0;
+        for (int l = range.lowest; l <= range.highest; ++l)
+            for (const std::uint32_t c : levels[static_cast<std::size_t>(l)]) total += subgame(c).size;
+        const SubgameProgress reporter(progress, done, static_cast<double>(total));
+        for (int l = range.highest; l >= range.lowest; --l) {
+            const auto& level = levels[static_cast<std::size_t>(l)];
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level.size(), 1), [&](const auto& r) {
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                    const Subgame g = subgame((*level)[i]);
+                    const Subgame g = subgame(level[i]);
                     solve(g, reporter);
                     done.fetch_add(g.size, std::memory_order_relaxed);
                 }
             });
             reporter.level_done();
         }
+    }
+    template <typename Solve>
+    void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
+        solve_by_level(solve, progress, all_levels());
     }
 
     // Every position of the partner block from which a king move leads to `pos` (of `block`): the

@@ -57,28 +57,64 @@ struct PendingSettle {
 
 class PairSolver {
 public:
-    PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), layout_(m) {
-        for (int side = 0; side < layout_.side_count(); ++side) {
-            values_.emplace_back(layout_.index(side).size());
-            captures_.emplace_back(layout_.index(side).size());
-        }
+    // The whole pair.
+    PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), layout_(m), levels_(layout_.all_levels()) {
+        for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
-    std::vector<SolvedMaterial> solve(const ProgressCallback& progress) {
-        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress);
+    // The slice of `levels`, with the values of level levels.highest + 1 in `boundary` (none for
+    // the most advanced slice).
+    PairSolver(const Material& m, const ValueTables& finished, LevelRange levels, std::vector<HeldValues> boundary)
+        : finished_(finished), layout_(m), levels_(levels), boundary_(std::move(boundary)) {
+        auto men = layout_.men_indices_in(levels);
+        for (int side = 0; side < layout_.side_count(); ++side)
+            own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
+    }
+
+    std::vector<SolvedMaterial> solve_pair(const ProgressCallback& progress) {
+        solve(progress);
         std::vector<SolvedMaterial> out;
         for (int side = 0; side < layout_.side_count(); ++side)
-            out.push_back({layout_.index(side).material(), std::move(values_[side]), std::move(captures_[side])});
+            out.push_back({layout_.index(side).material(), std::move(own_[side].values), std::move(own_[side].captures)});
         return out;
     }
 
+    SolvedSlice solve_slice(const ProgressCallback& progress) {
+        solve(progress);
+        return {levels_, std::move(own_)};
+    }
+
 private:
+    static HeldValues held(HeldConfigs configs) {
+        const std::uint64_t n = configs.positions();
+        return {std::move(configs), PackedValues(n), CaptureBits(n)};
+    }
+
+    void solve(const ProgressCallback& progress) {
+        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress, levels_);
+    }
+
+    // The value of position king_index of configuration men_index of `side`, solved already: in
+    // this solve, or in the boundary of a slice.
+    Value solved_value(int side, std::uint64_t men_index, std::uint64_t king_index) const {
+        const HeldValues& own = own_[side];
+        if (const std::uint64_t base = own.configs.base(men_index); base != HeldConfigs::kNotHeld)
+            return own.values.get_shared(base + king_index);
+        if (!boundary_.empty())
+            if (const std::uint64_t base = boundary_[side].configs.base(men_index); base != HeldConfigs::kNotHeld)
+                return boundary_[side].values.get(base + king_index);
+        throw std::logic_error("the solver reached a configuration outside its slice and boundary");
+    }
+
     // Value for white of a white-to-move position reached by a man move (a more advanced, solved
     // configuration of the partner side, or a promotion into a finished material).
     Value value_after_man_move(const Position& before, const Position& after, int side) const {
         if (count_bits(after.kings) != count_bits(before.kings)) return finished_.value_after(after);
         const int target = layout_.partner_side(side);
-        return negate(values_[target].get_shared(layout_.index(target).index(flip_colors(after))));
+        const Position p = flip_colors(after);
+        const PositionIndex& idx = layout_.index(target);
+        const MenConfig men{p.white & ~p.kings, p.black & ~p.kings};
+        return negate(solved_value(target, idx.men_index(men), idx.king_index(men, {p.white & p.kings, p.black & p.kings})));
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
@@ -246,17 +282,20 @@ private:
     void write_block(const Block& block, const Scratch& s) {
         const std::uint64_t n = layout_.index(block.side).king_placements();
         const Cell* cells = s.cells.data() + block.local_offset;
-        values_[block.side].store_range(block.base, n, [cells](std::uint64_t k) {
+        HeldValues& own = own_[block.side];
+        const std::uint64_t base = own.configs.base(block.base / n);
+        own.values.store_range(base, n, [cells](std::uint64_t k) {
             const std::uint8_t v = cells[k].state & kValueMask;
             return v == kUnknown ? Value::Draw : static_cast<Value>(v);
         });
-        captures_[block.side].merge_range(block.base, n, [cells](std::uint64_t k) { return (cells[k].state & kCaptureFlag) != 0; });
+        own.captures.merge_range(base, n, [cells](std::uint64_t k) { return (cells[k].state & kCaptureFlag) != 0; });
     }
 
     const ValueTables& finished_;
     PairLayout layout_;
-    std::vector<PackedValues> values_;   // per side, by position index; captures resolved
-    std::vector<CaptureBits> captures_;  // per side
+    LevelRange levels_;
+    std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
+    std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
     tbb::enumerable_thread_specific<Scratch> scratch_;
 };
 
@@ -265,7 +304,13 @@ private:
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
                                                 const ProgressCallback& progress) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return PairSolver(material, finished).solve(progress);
+    return PairSolver(material, finished).solve_pair(progress);
+}
+
+SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, LevelRange levels,
+                                 std::vector<HeldValues> boundary, const ProgressCallback& progress) {
+    if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
+    return PairSolver(material, finished, levels, std::move(boundary)).solve_slice(progress);
 }
 
 }  // namespace dtb

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gen/pair_layout.hpp"
+#include "gen/slices.hpp"
 #include "gen/value_tables.hpp"
 
 namespace dtb {
@@ -38,5 +39,10 @@ struct SolvedMaterial {
 // capture or a promotion must be in `finished`. The result does not depend on the thread count.
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
                                                 const ProgressCallback& progress = {});
+
+// Solves the slice `levels` of the pair of `material` (see gen/slices.hpp): `boundary` holds the
+// values of level levels.highest + 1 of either side (empty for the most advanced slice).
+SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, LevelRange levels,
+                                 std::vector<HeldValues> boundary, const ProgressCallback& progress = {});
 
 }  // namespace dtb

@@ -78,6 +78,10 @@ public:
     std::uint64_t positions() const { return positions_; }
     std::uint64_t bytes() const { return words_.size() * sizeof(std::uint64_t); }
     bool test(std::uint64_t index) const { return (words_[index / 64] >> (index % 64)) & 1; }
+    // The words' bytes (bit i of the table is bit i % 8 of byte i / 8), for scratch files.
+    std::span<const std::uint8_t> raw() const {
+        return {reinterpret_cast<const std::uint8_t*>(words_.data()), words_.size() * sizeof(std::uint64_t)};
+    }
     // Sets the bits of word `word` that are set in `bits`; safe from several threads at once.
     void merge(std::uint64_t word, std::uint64_t bits) {
         if (bits) std::atomic_ref(words_[word]).fetch_or(bits, std::memory_order_relaxed);

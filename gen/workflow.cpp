@@ -12,6 +12,7 @@
 
 #include "gen/builder.hpp"
 #include "gen/memory_plan.hpp"
+#include "gen/slices.hpp"
 #include "index/position_index.hpp"
 
 namespace dtb {
@@ -25,8 +26,16 @@ constexpr double kWdlCpuSecondsPerPosition = 2.0 / 10.6e6;
 constexpr double kDtwCpuFactor = 0.92;
 constexpr double kWdlBytesPerPosition = 802'510'375.0 / 47'812'145'845.0;
 constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
+// Writing a sliced pair's files from its slice files against solving it: 4.1 s against 16.3 s for
+// the KKMvKM pair, 2026-11-27 (docs/WORKFLOW.md).
+constexpr double kWriteCpuFactor = 0.25;
 
 const std::string kPlanMagic = "# dtb plan";
+
+bool is_slice_file(const std::string& name) { return name.rfind(".dtb-slices/", 0) == 0; }
+// A slice task's output is a scratch file that the pair's task reads and the engine then removes.
+bool is_slice_task(const WorkflowTask& t) { return t.outputs.size() == 1 && is_slice_file(t.outputs.front()); }
+
 // Where Snakemake records each task's wall time and peak memory (its `benchmark:` files).
 const std::string kBenchmarkFolder = ".dtb-benchmarks";
 
@@ -84,6 +93,10 @@ public:
                 add_pair(group, m);
                 continue;
             }
+            if (options_.slices > 1) {
+                add_sliced_pair(plan, m);
+                continue;
+            }
             WorkflowTask task;
             task.id = m.name();
             add_pair(task, m);
@@ -109,6 +122,52 @@ private:
         auto [it, added] = positions_.try_emplace(m, 0);
         if (added) it->second = PositionIndex(m).size();
         return it->second;
+    }
+
+    // A task per slice, each reading the file of the slice before it, then the task that writes
+    // the pair's files from all of them. A pair of one level (kings only) is one task as without
+    // slices.
+    void add_sliced_pair(WorkflowPlan& plan, const Material& m) {
+        const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+        if (slices.size() == 1) {  // kings only: one level
+            WorkflowTask task;
+            task.id = m.name();
+            add_pair(task, m);
+            plan.tasks.push_back(finish(std::move(task)));
+            return;
+        }
+        const std::vector<std::string> files = slice_file_names(m, options_.slices);
+        const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);
+        WorkflowTask whole;
+        add_pair(whole, m);
+        whole = finish(std::move(whole));
+        const std::uint64_t solver = memory_.solver_bytes(m), subgame = PairLayout::largest_subgame(m);
+        for (std::size_t k = 0; k < slices.size(); ++k) {
+            WorkflowTask task = whole;
+            task.id = m.name() + ".s" + std::to_string(k + 1);
+            if (k > 0) task.inputs.push_back(files[k - 1]);
+            task.outputs = {files[k]};
+            task.positions = 0;
+            for (int l = slices[k].lowest; l <= slices[k].highest; ++l) task.positions += by_level[static_cast<std::size_t>(l)];
+            // The solver's values shrink with the slice; the cells of its largest subgame do not. The
+            // boundary (at most the slice before) is counted at the values' rate.
+            const std::uint64_t values = (solver - subgame * 9 / 4) * task.positions / whole.positions;
+            task.memory_bytes = whole.memory_bytes - solver - own_tables_of(m) + 2 * values + subgame * 9 / 4;
+            task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
+            plan.tasks.push_back(std::move(task));
+        }
+        whole.id = m.name();
+        whole.inputs = files;
+        // Writing streams the slice files into compressed blocks: a batch of raw blocks per stream.
+        whole.memory_bytes = std::uint64_t{256} << 20;
+        whole.cpu_seconds = static_cast<double>(whole.positions) * kWdlCpuSecondsPerPosition * kWriteCpuFactor;
+        plan.tasks.push_back(std::move(whole));
+    }
+
+    std::uint64_t own_tables_of(const Material& m) const {
+        std::uint64_t out = memory_.table_bytes({m, false});
+        if (m.mirror() != m) out += memory_.table_bytes({m.mirror(), false});
+        return out;
     }
 
     void add_pair(WorkflowTask& task, const Material& m) {
@@ -173,6 +232,7 @@ WorkflowOptions parse_options_line(const std::filesystem::path& path, const std:
         else if (key == "dtw") o.dtw = number != 0;
         else if (key == "group_pieces") o.group_pieces = number;
         else if (key == "task_threads") o.task_threads = number;
+        else if (key == "slices") o.slices = number;
         else continue;  // a later version's option: ignored
         found.insert(key);
     }
@@ -199,6 +259,14 @@ std::string quoted_list(const std::vector<std::string>& files) {
 
 }  // namespace
 
+int slice_step_of_task(const WorkflowOptions& options, const WorkflowTask& task) {
+    if (options.slices <= 1) return BuildOptions::kAllSlices;
+    if (is_slice_task(task)) return std::stoi(task.id.substr(task.id.rfind(".s") + 2));
+    for (const std::string& input : task.inputs)
+        if (is_slice_file(input)) return BuildOptions::kWriteFromSlices;
+    return BuildOptions::kAllSlices;
+}
+
 const WorkflowTask* WorkflowPlan::find(const std::string& id) const {
     for (const WorkflowTask& t : tasks)
         if (t.id == id) return &t;
@@ -210,7 +278,7 @@ WorkflowPlan make_workflow_plan(const WorkflowOptions& options) { return PlanMak
 void write_plan_tsv(const WorkflowPlan& plan, std::ostream& out) {
     const WorkflowOptions& o = plan.options;
     out << kPlanMagic << " pieces=" << o.max_pieces << " max_per_side=" << o.max_per_side << " dtw=" << (o.dtw ? 1 : 0)
-        << " group_pieces=" << o.group_pieces << " task_threads=" << o.task_threads << '\n';
+        << " group_pieces=" << o.group_pieces << " task_threads=" << o.task_threads << " slices=" << o.slices << '\n';
     out << "task\tpieces\tmaterials\tinputs\toutputs\tpositions\tmem_mb\tcpu_seconds\n";
     for (const WorkflowTask& t : plan.tasks) {
         char cpu[32];
@@ -256,8 +324,20 @@ void write_makefile(const WorkflowPlan& plan, const std::string& dtb, std::ostre
            "#   make -j2            (or make -jN DTB=/path/to/dtb)\n"
            "# make schedules by job count only: the memory each task needs is in plan.tsv (mem_mb).\n"
         << "DTB ?= " << dtb << "\nTASK_THREADS ?= " << plan.options.task_threads << "\n\n.PHONY: all\nall:";
-    for (const WorkflowTask& t : plan.tasks) out << ' ' << t.outputs.front();
+    std::vector<std::string> slice_files;
+    for (const WorkflowTask& t : plan.tasks)
+        if (is_slice_task(t))
+            slice_files.push_back(t.outputs.front());
+        else
+            out << ' ' << t.outputs.front();
     out << "\n\n";
+    // Made for the pair's task only, removed by make at the end, and not made again for a pair
+    // whose files are there.
+    if (!slice_files.empty()) {
+        out << ".INTERMEDIATE:";
+        for (const std::string& f : slice_files) out << ' ' << f;
+        out << "\n\n";
+    }
     for (const WorkflowTask& t : plan.tasks) {
         for (const std::string& f : t.outputs) out << f << ' ';
         out << "&:";
@@ -273,11 +353,17 @@ void write_snakefile(const WorkflowPlan& plan, const std::string& dtb, std::ostr
            "# --config dtb=/path/to/dtb changes the executable. Each task's wall time and peak memory\n"
            "# (max_rss, MB) go to " << kBenchmarkFolder << "/ID.tsv.\n"
         << "DTB = config.get(\"dtb\", \"" << dtb << "\")\n\nrule all:\n    input:\n";
-    for (const WorkflowTask& t : plan.tasks) out << "        " << quoted_list(t.outputs) << ",\n";
+    for (const WorkflowTask& t : plan.tasks)
+        if (!is_slice_task(t)) out << "        " << quoted_list(t.outputs) << ",\n";
     for (const WorkflowTask& t : plan.tasks) {
-        out << "\nrule task_" << t.id << ":\n";
+        // Rule names are Python identifiers: a slice task's "." becomes "_".
+        std::string rule = t.id;
+        std::replace(rule.begin(), rule.end(), '.', '_');
+        out << "\nrule task_" << rule << ":\n";
         if (!t.inputs.empty()) out << "    input: " << quoted_list(t.inputs) << '\n';
-        out << "    output: " << quoted_list(t.outputs) << "\n    threads: " << plan.options.task_threads
+        // A slice file is temp(): Snakemake removes it once the pair's task has run.
+        const std::string outputs = is_slice_task(t) ? "temp(" + quoted_list(t.outputs) + ")" : quoted_list(t.outputs);
+        out << "    output: " << outputs << "\n    threads: " << plan.options.task_threads
             << "\n    resources: mem_mb=" << mem_mb(t) << ", runtime=" << static_cast<std::uint64_t>(t.cpu_seconds / 60) + 10
             << "\n    benchmark: \"" << kBenchmarkFolder << "/" << t.id << ".tsv\""
             << "\n    shell: \"{DTB} gen --task " << t.id << " --out . --threads {threads}\"\n";
@@ -293,7 +379,7 @@ void write_estimate(const WorkflowPlan& plan, std::ostream& out) {
     for (const WorkflowTask& t : plan.tasks) {
         Row& r = rows[t.pieces()];
         ++r.tasks;
-        r.positions += t.positions;
+        if (!is_slice_task(t)) r.positions += t.positions;  // a sliced pair's task counts them once
         r.cpu_seconds += t.cpu_seconds;
         r.largest_memory = std::max(r.largest_memory, t.memory_bytes);
     }

@@ -23,10 +23,16 @@ struct WorkflowOptions {
     // engine's cost per job (about 2 s under Slurm) would dominate them.
     int group_pieces = 5;
     int task_threads = 2;  // threads a task asks the engine for and runs with
+    // Pairs not grouped are solved in this many slices (gen/slices.hpp), a task each, then written
+    // by a task of their own from the slice files: a slice task holds a slice's values, not the
+    // pair's. 1: a task solves a whole pair. Win/draw/loss only.
+    int slices = 1;
 };
 
 struct WorkflowTask {
-    std::string id;                    // the name of its first material, or "upto<P>" for the group
+    // The name of the pair's first material, or "upto<P>" for the group; "<pair>.s<K>" for slice K
+    // of a sliced pair, whose task "<pair>" then writes the pair's files from the slice files.
+    std::string id;
     std::vector<Material> materials;   // both sides of each pair, in build order
     std::vector<std::string> inputs;   // finished files of other tasks it reads
     std::vector<std::string> outputs;  // the files it writes
@@ -36,6 +42,10 @@ struct WorkflowTask {
 
     int pieces() const { return materials.back().pieces(); }
 };
+
+// What the task `id` of a plan does to its pair, as BuildOptions::slice_step takes it: the slice K
+// of "<pair>.s<K>"; for a sliced plan's pair task, writing from the slices; else everything.
+int slice_step_of_task(const WorkflowOptions& options, const WorkflowTask& task);
 
 struct WorkflowPlan {
     WorkflowOptions options;

@@ -53,18 +53,14 @@ private:
     int fd_ = -1;
 };
 
-// One WDL block: its positions' value bytes, and how many of them fall in each class.
-struct WdlBlockValues {
-    std::vector<std::uint8_t> bytes;
+// How many positions of a WDL block fall in each class.
+struct WdlBlockCounts {
     std::uint64_t captures = 0, wins = 0, draws = 0, losses = 0;
 };
 
-WdlBlockValues wdl_block_values(const SolvedMaterial& solved, std::uint64_t first, std::uint64_t count) {
-    WdlBlockValues out;
-    out.bytes.resize(count);
-    for (std::uint64_t j = 0; j < count; ++j) {
-        const std::uint8_t v = solved.value_byte(first + j);
-        out.bytes[j] = v;
+WdlBlockCounts wdl_block_counts(std::span<const std::uint8_t> bytes) {
+    WdlBlockCounts out;
+    for (const std::uint8_t v : bytes) {
         if (v & kCaptureFlag)
             ++out.captures;
         else if ((v & kValueMask) == static_cast<std::uint8_t>(Value::Win))
@@ -250,37 +246,76 @@ void sync_directory(const std::filesystem::path& dir) {
     ::close(fd);
 }
 
-WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options) {
+namespace {
+
+// Blocks are filled and compressed a batch at a time: the raw value bytes of a batch (a byte a
+// position) are all that is held besides the compressed blocks.
+constexpr std::uint64_t kBlocksPerBatch = 64;
+
+// fill(first, out) gives the value bytes of positions [first, first + out.size()); with
+// `fill_in_parallel` the blocks of a batch are filled by several threads at once, else in order.
+template <typename Fill>
+WrittenFile write_wdl_blocks(const std::filesystem::path& dir, const Material& material, std::uint64_t positions,
+                             const Fill& fill, bool fill_in_parallel, const WriteOptions& options) {
     if (const char* problem = format::block_size_problem(options.positions_per_block, format::FileKind::Wdl))
         throw std::invalid_argument(problem);
-    if (solved.captures.positions() != solved.values.positions())
-        throw std::invalid_argument("the capture bits of " + solved.material.name() + " have the wrong size");
     format::Header header;
-    header.material = solved.material;
-    header.positions = solved.values.positions();
+    header.material = material;
+    header.positions = positions;
     header.positions_per_block = options.positions_per_block;
     header.block_count = (header.positions + header.positions_per_block - 1) / header.positions_per_block;
-    std::vector<WdlBlockValues> counts(header.block_count);  // the bytes dropped once compressed
+    std::vector<WdlBlockCounts> counts(header.block_count);
     std::vector<std::uint64_t> hashes(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
-    tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
-        const std::uint64_t first = b * header.positions_per_block;
-        const std::uint64_t count = std::min<std::uint64_t>(header.positions_per_block, header.positions - first);
-        counts[b] = wdl_block_values(solved, first, count);
-        WdlBlock block = encode_wdl_block(counts[b].bytes.data(), count, options.zstd_level);
-        std::vector<std::uint8_t>().swap(counts[b].bytes);
-        hashes[b] = XXH64(block.raw.data(), block.raw.size(), 0);
-        compressed[b] = std::move(block.frame);
-    });
-    for (const WdlBlockValues& c : counts) {
+    const auto first_of = [&](std::uint64_t b) { return b * header.positions_per_block; };
+    const auto count_of = [&](std::uint64_t b) {
+        return std::min<std::uint64_t>(header.positions_per_block, header.positions - first_of(b));
+    };
+    for (std::uint64_t batch = 0; batch < header.block_count; batch += kBlocksPerBatch) {
+        const std::uint64_t n = std::min(kBlocksPerBatch, header.block_count - batch);
+        std::vector<std::vector<std::uint8_t>> raw(n);
+        const auto fill_block = [&](std::uint64_t k) {
+            raw[k].resize(count_of(batch + k));
+            fill(first_of(batch + k), std::span<std::uint8_t>(raw[k]));
+        };
+        if (fill_in_parallel)
+            tbb::parallel_for(std::uint64_t{0}, n, fill_block);
+        else
+            for (std::uint64_t k = 0; k < n; ++k) fill_block(k);
+        tbb::parallel_for(std::uint64_t{0}, n, [&](std::uint64_t k) {
+            const std::uint64_t b = batch + k;
+            counts[b] = wdl_block_counts(raw[k]);
+            WdlBlock block = encode_wdl_block(raw[k].data(), raw[k].size(), options.zstd_level);
+            std::vector<std::uint8_t>().swap(raw[k]);
+            hashes[b] = XXH64(block.raw.data(), block.raw.size(), 0);
+            compressed[b] = std::move(block.frame);
+        });
+    }
+    for (const WdlBlockCounts& c : counts) {
         header.captures += c.captures;
         header.wins += c.wins;
         header.draws += c.draws;
         header.losses += c.losses;
     }
     const auto check = [&](const std::filesystem::path& temp) { check_hashes(temp, format::FileKind::Wdl, hashes); };
-    const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(solved.material), header, compressed, check);
+    const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(material), header, compressed, check);
     return {header, bytes};
+}
+
+}  // namespace
+
+WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options) {
+    if (solved.captures.positions() != solved.values.positions())
+        throw std::invalid_argument("the capture bits of " + solved.material.name() + " have the wrong size");
+    const auto fill = [&](std::uint64_t first, std::span<std::uint8_t> out) {
+        for (std::uint64_t j = 0; j < out.size(); ++j) out[j] = solved.value_byte(first + j);
+    };
+    return write_wdl_blocks(dir, solved.material, solved.values.positions(), fill, true, options);
+}
+
+WrittenFile write_wdl_file(const std::filesystem::path& dir, const Material& material, std::uint64_t positions,
+                           const ValueByteStream& values, const WriteOptions& options) {
+    return write_wdl_blocks(dir, material, positions, values, false, options);
 }
 
 }  // namespace dtb

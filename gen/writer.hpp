@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "gen/dtw_solver.hpp"
@@ -33,6 +35,14 @@ struct WrittenFile {
 
 // Throws std::runtime_error (with the OS reason, e.g. "No space left on device") on failure.
 WrittenFile write_wdl_file(const std::filesystem::path& dir, const SolvedMaterial& solved, const WriteOptions& options);
+
+// Value bytes (SolvedMaterial::value_byte) of consecutive positions: called with first = 0, then
+// each time where the previous call ended.
+using ValueByteStream = std::function<void(std::uint64_t first, std::span<std::uint8_t> out)>;
+
+// The same file from values streamed in index order (a pair solved in slices, gen/slices.hpp).
+WrittenFile write_wdl_file(const std::filesystem::path& dir, const Material& material, std::uint64_t positions,
+                           const ValueByteStream& values, const WriteOptions& options);
 
 // Writes `<material>.dtw` (docs/FORMAT.md, "DTW files") with the same guarantees as the WDL
 // file: temporary name, fsync, read back and compared (by a hash of each block), rename. Draws and

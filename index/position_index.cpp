@@ -140,6 +140,34 @@ int men_advancement(const MenConfig& men) {
     return total;
 }
 
+std::vector<std::uint64_t> men_configs_by_advancement(const Material& m) {
+    // ways[w][b][a]: placements of w white and b black men on the rows so far, advancement a.
+    constexpr int kRows = 10, kSquaresPerRow = 5;
+    const int whites = m.white_men, blacks = m.black_men, most = 8 * (whites + blacks);
+    using Table = std::vector<std::vector<std::vector<std::uint64_t>>>;
+    Table ways(whites + 1, std::vector<std::vector<std::uint64_t>>(blacks + 1, std::vector<std::uint64_t>(most + 1, 0)));
+    ways[0][0][0] = 1;
+    for (int row = 0; row < kRows; ++row) {  // row 0: squares 1-5, black men only; row 9: 46-50, white only
+        Table next(ways.size(), std::vector<std::vector<std::uint64_t>>(blacks + 1, std::vector<std::uint64_t>(most + 1, 0)));
+        const int white_max = row == 0 ? 0 : kSquaresPerRow, black_max = row == kRows - 1 ? 0 : kSquaresPerRow;
+        for (int w = 0; w <= whites; ++w)
+            for (int b = 0; b <= blacks; ++b)
+                for (int a = 0; a <= most; ++a) {
+                    if (ways[w][b][a] == 0) continue;
+                    for (int dw = 0; dw <= std::min(white_max, whites - w); ++dw)
+                        for (int db = 0; db <= std::min(black_max - 0, blacks - b) && dw + db <= kSquaresPerRow; ++db) {
+                            const int advanced = a + dw * (kRows - 1 - row) + db * row;
+                            next[w + dw][b + db][advanced] +=
+                                ways[w][b][a] * binomial(kSquaresPerRow, dw) * binomial(kSquaresPerRow - dw, db);
+                        }
+                }
+        ways = std::move(next);
+    }
+    std::vector<std::uint64_t> out = ways[whites][blacks];
+    while (out.size() > 1 && out.back() == 0) out.pop_back();
+    return out;
+}
+
 std::uint64_t positions_with_pieces(int n) {
     std::uint64_t total = 0;
     for (const Material& m : materials_in_build_order(n))

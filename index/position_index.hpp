@@ -129,6 +129,10 @@ private:
 // so solving men configurations from the most advanced down respects every man move.
 int men_advancement(const MenConfig& men);
 
+// The number of men configurations of m at each advancement (index 0 = advancement 0), counted
+// row by row rather than by enumerating them: for planning materials far too large to walk.
+std::vector<std::uint64_t> men_configs_by_advancement(const Material& m);
+
 // Number of legal white-to-move positions of all materials with exactly n pieces (n <= 40).
 std::uint64_t positions_with_pieces(int n);
 

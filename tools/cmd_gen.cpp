@@ -42,6 +42,7 @@ struct GenOptions {
     bool dtw = false;
     bool dtw_store_wins = false;
     bool keep_copies = false;
+    int slices = 1;
     double memory_gib = default_memory_gib();
     std::string task;
 };
@@ -69,10 +70,14 @@ int run_gen(const GenOptions& o) {
     options.write.positions_per_block = o.block;
     options.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
     options.keep_copies = o.keep_copies;
+    options.slices = o.slices;
     if (!o.task.empty()) {
         WorkflowOptions plan;
-        options.only = plan_task(o.out, o.task, plan).materials;
+        const WorkflowTask task = plan_task(o.out, o.task, plan);
+        options.only = task.materials;
         options.task = o.task;
+        options.slices = plan.slices;
+        options.slice_step = slice_step_of_task(plan, task);
         options.max_pieces = plan.max_pieces;
         options.max_per_side = plan.max_per_side;
         options.dtw = plan.dtw;
@@ -85,8 +90,12 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
     const auto limit = limit_threads(threads);
     std::vector<Material> materials = parse_materials(names);
     if (!task.empty()) {
-        WorkflowOptions ignored;
-        materials = plan_task(dir, task, ignored).materials;
+        WorkflowOptions plan;
+        const WorkflowTask t = plan_task(dir, task, plan);
+        if (slice_step_of_task(plan, t) > 0)
+            throw std::invalid_argument("task " + task + " solves one slice of a pair, whose values are checked "
+                                        "once its files are written: verify the pair's task instead");
+        materials = t.materials;
     }
     const VerifyReport report = verify_folder(dir, materials, std::cerr);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
@@ -185,10 +194,17 @@ void add_gen_commands(CLI::App& app, Runner& run) {
                   "Keep OUT/.dtb-spill, the copies of the finished tables with their capture positions resolved, "
                   "after the build, so that a later build in OUT (--dtw after a WDL build, more pieces) starts from "
                   "them instead of searching every capture position again (removed at the end otherwise)");
+    gen->add_option("--slices", g->slices,
+                    "Solve each material pair in this many slices of men-advancement levels (fewer where it has "
+                    "fewer levels), one after another, each kept in OUT/.dtb-slices until the pair's files are "
+                    "written: the solver then holds one slice's values at a time. The files are the same bytes. "
+                    "Win/draw/loss only: --dtw solves whole pairs")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
     auto* task = gen->add_option("--task", g->task,
                                  "Run one task of OUT/plan.tsv (written by dtb plan): its materials only, from the "
                                  "finished files of the tasks before it; other tasks may run in OUT at once");
-    for (const char* fixed_by_plan : {"--pieces", "--max-per-side", "--material", "--dtw"})
+    for (const char* fixed_by_plan : {"--pieces", "--max-per-side", "--material", "--dtw", "--slices"})
         task->excludes(gen->get_option(fixed_by_plan));
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
     gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });

@@ -42,6 +42,8 @@ std::string this_executable() {
 
 int run_plan(PlanOptions o) {
     o.workflow.only = parse_materials(o.materials);
+    if (o.workflow.slices > 1 && o.workflow.dtw)
+        throw std::invalid_argument("--slices is for win/draw/loss plans: the distances to win are solved a whole pair at a time");
     const WorkflowPlan plan = make_workflow_plan(o.workflow);
     if (o.estimate) {
         write_estimate(plan, std::cout);
@@ -85,6 +87,12 @@ void add_plan_commands(CLI::App& app, Runner& run) {
         ->capture_default_str();
     plan->add_option("--task-threads", o->workflow.task_threads, "Threads each task asks for and runs with")
         ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    plan->add_option("--slices", o->workflow.slices,
+                     "Solve each pair not grouped in this many slices of men-advancement levels, a task each, "
+                     "and write its files in one more task: a slice task holds a slice's values, not the "
+                     "pair's (win/draw/loss only)")
+        ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     plan->add_flag("--estimate", o->estimate,
                    "Print, per piece count, the tasks, positions, CPU hours and bytes on disk at the rates measured "

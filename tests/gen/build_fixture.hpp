@@ -45,6 +45,7 @@ protected:
         o.max_pieces = pieces;
         o.keep_copies = keep_copies_;
         o.only = only_;
+        o.slices = slices_;
         std::ostringstream log;
         build(o, log);
         log_ = log.str();
@@ -53,6 +54,7 @@ protected:
     std::string log_;
     bool keep_copies_ = false;
     std::vector<Material> only_;  // BuildOptions::only
+    int slices_ = 1;              // BuildOptions::slices
 };
 
 }  // namespace dtb

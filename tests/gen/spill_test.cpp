@@ -95,11 +95,15 @@ TEST_F(SpillTest, DamagedCopyIsRefused) {
 TEST_F(SpillTest, DamagedFrameSizeIsRefusedWithoutReadingWhatItSays) {
     SpillFolder spill(root_);
     const auto bytes = table_like(200000, 7);
-    spill.save("A.dtw", bytes, kTag);
-    // The last frame size sits just before the footer (four 8-byte fields): make it huge.
-    put_byte(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") - 32 - 1, '\x7f');
+    // Before the footer (three 8-byte fields) sit the part's size, then the last frame's: make
+    // each huge in turn (the top byte of each little-endian number).
+    const std::uint64_t footer = 24;
     std::vector<std::uint8_t> back(bytes.size());
-    EXPECT_THROW(spill.load("A.dtw", back, kTag), std::runtime_error);
+    for (const std::uint64_t from_end : {footer + 1, footer + 8 + 1}) {
+        spill.save("A.dtw", bytes, kTag);
+        put_byte(root_ / "A.dtw", fs::file_size(root_ / "A.dtw") - from_end, '\x7f');
+        EXPECT_THROW(spill.load("A.dtw", back, kTag), std::runtime_error) << from_end;
+    }
 }
 
 TEST_F(SpillTest, TruncatedCopyIsRefused) {

@@ -2,7 +2,8 @@
 # dtb plan and dtb gen --task from the command line, with the real engines: the 2-4 plan run by
 # make -j2 and by Snakemake gives the bytes of dtb gen (REFERENCE, the db4 fixture); a task is
 # idempotent, names a missing input, refuses to run twice at once or beside a whole-folder build;
-# a task killed under Snakemake resumes on the rerun with the same bytes.
+# a task killed under Snakemake resumes on the rerun with the same bytes; a plan of sliced pairs
+# gives the same bytes too.
 # Usage: workflow_cli.sh DTB REFERENCE WORKDIR
 set -euo pipefail
 dtb=$1
@@ -87,6 +88,38 @@ sleep 0.5
 expect_code 3 "a task beside a whole build" "$dtb" gen --task KKvKK --out "$work/partial"
 grep -q "whole folder is writing" "$work/err" || fail "task beside a whole build: $(cat "$work/err")"
 kill_tree "$holder"; wait "$holder" 2>/dev/null || true
+
+# A sliced plan: each 4-piece pair with men in three slice tasks, then its files written from the
+# slice files; make and Snakemake give the bytes of dtb gen and remove the slice files.
+expect_code 0 "sliced plan" "$dtb" plan --pieces 4 --group-pieces 3 --slices 3 --out "$work/sliced"
+grep -q "^KvKKM.s3	" "$work/sliced/plan.tsv" || fail "no slice task KvKKM.s3 in the sliced plan"
+grep -q "^KvKKM	.*	.dtb-slices/KvKKM.levels-6-8,.dtb-slices/KvKKM.levels-3-5,.dtb-slices/KvKKM.levels-0-2	KvKKM.wdl,KKMvK.wdl	" "$work/sliced/plan.tsv" ||
+  fail "the task KvKKM does not write the pair from its slices: $(grep '^KvKKM	' "$work/sliced/plan.tsv")"
+cp -r "$work/sliced" "$work/sliced-snake"
+(cd "$work/sliced" && make -j2 TASK_THREADS=1 >"$work/sliced.log" 2>&1) || { cat "$work/sliced.log"; fail "make -j2, sliced"; }
+same_as_reference "$work/sliced" "make -j2 of a sliced plan"
+ls "$work/sliced/.dtb-slices"/* >/dev/null 2>&1 && fail "make left slice files"
+(cd "$work/sliced" && make -q) || fail "make sees work left after a full sliced run"
+(cd "$work/sliced-snake" && snakemake --cores 2 --quiet >"$work/sliced-snake.log" 2>&1) ||
+  { cat "$work/sliced-snake.log"; fail "snakemake, sliced"; }
+same_as_reference "$work/sliced-snake" "snakemake of a sliced plan"
+ls "$work/sliced-snake/.dtb-slices"/* >/dev/null 2>&1 && fail "snakemake left slice files"
+
+# Slice tasks by hand: one whose slice before it is missing stops, naming that file; a finished
+# one does nothing; a slice is verified through its pair's task.
+expect_code 0 "sliced plan by hand" "$dtb" plan --pieces 4 --group-pieces 3 --slices 3 --out "$work/by-hand"
+expect_code 0 "the group task, sliced plan" "$dtb" gen --task upto3 --out "$work/by-hand"
+expect_code 0 "KvKKK, sliced plan" "$dtb" gen --task KvKKK --out "$work/by-hand"
+expect_code 3 "slice 2 before slice 1" "$dtb" gen --task KvKKM.s2 --out "$work/by-hand"
+grep -q ".dtb-slices/KvKKM.levels-6-8: missing" "$work/err" || fail "the missing slice is not named: $(cat "$work/err")"
+expect_code 3 "the pair before its slices" "$dtb" gen --task KvKKM --out "$work/by-hand"
+for k in 1 2 3; do expect_code 0 "slice $k" "$dtb" gen --task "KvKKM.s$k" --out "$work/by-hand"; done
+expect_code 0 "slice 3 again" "$dtb" gen --task KvKKM.s3 --out "$work/by-hand"
+grep -q "finished already" "$work/err" || fail "a finished slice task did not say so: $(cat "$work/err")"
+expect_code 2 "verify a slice task" "$dtb" verify --task KvKKM.s2 --db "$work/by-hand"
+expect_code 0 "the pair from its slices" "$dtb" gen --task KvKKM --out "$work/by-hand"
+for f in KvKKM.wdl KKMvK.wdl; do cmp -s "$reference/$f" "$work/by-hand/$f" || fail "$f from slice tasks by hand differs"; done
+expect_code 0 "verify the pair's task" "$dtb" verify --task KvKKM --db "$work/by-hand"
 
 # Snakemake on this machine, with a 4-piece task killed half-way: the run fails, the rerun
 # resumes, and the files are dtb gen's.

@@ -1,0 +1,102 @@
+// Slices of a material pair: the pair solved a range of men-advancement levels at a time, from
+// the most advanced down, so that the solver holds one slice's values instead of the whole pair's.
+// A man move raises the advancement by exactly one, so a slice reads, of its own pair, only the
+// lowest level of the slice solved before it (its boundary); everything else it reads is finished
+// smaller materials. Each solved slice goes to a scratch file (gen/chunked_file.hpp); when all are
+// there, the pair's database files are written from them, byte for byte those of a whole-pair solve.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gen/pair_layout.hpp"
+#include "gen/value_tables.hpp"
+
+namespace dtb {
+
+// Which men configurations of one side a solver holds, and where their positions start in its
+// arrays: all of them, by position index, or those of a sorted list, one after another.
+class HeldConfigs {
+public:
+    static constexpr std::uint64_t kNotHeld = ~std::uint64_t{0};
+    static HeldConfigs all(const PositionIndex& index) {
+        HeldConfigs h({}, index.king_placements());
+        h.all_ = index.men_configs();
+        return h;
+    }
+    HeldConfigs(std::vector<std::uint64_t> sorted_men_indices, std::uint64_t king_placements)
+        : men_(std::move(sorted_men_indices)), king_placements_(king_placements) {}
+
+    std::uint64_t positions() const { return (all_ ? all_ : men_.size()) * king_placements_; }
+    std::uint64_t king_placements() const { return king_placements_; }
+    // The sorted list (empty when all configurations are held).
+    const std::vector<std::uint64_t>& men_indices() const { return men_; }
+    // Where the positions of configuration men_index start, or kNotHeld.
+    std::uint64_t base(std::uint64_t men_index) const {
+        if (all_) return men_index < all_ ? men_index * king_placements_ : kNotHeld;
+        const auto it = std::lower_bound(men_.begin(), men_.end(), men_index);
+        if (it == men_.end() || *it != men_index) return kNotHeld;
+        return static_cast<std::uint64_t>(it - men_.begin()) * king_placements_;
+    }
+
+private:
+    std::uint64_t all_ = 0;  // the number of configurations when all are held, else 0
+    std::vector<std::uint64_t> men_;
+    std::uint64_t king_placements_;
+};
+
+// The values of some configurations of one side of a pair, as a solver holds them.
+struct HeldValues {
+    HeldConfigs configs;
+    PackedValues values;
+    CaptureBits captures;  // empty for a boundary, whose capture positions nobody asks about
+};
+
+// A solved slice, per side of the pair: its configurations' values and capture bits.
+struct SolvedSlice {
+    LevelRange levels;
+    std::vector<HeldValues> sides;
+};
+
+// The positions of the pair of m (m and its mirror) at each advancement level, as
+// PairLayout::positions_by_level gives them, counted without building the layout.
+std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
+
+// The slices of the pair of m: `count` ranges of levels (fewer if it has fewer levels with
+// positions), from the most advanced down, with about equal numbers of positions.
+std::vector<LevelRange> slice_levels(const Material& m, int count);
+
+// The scratch files of the slices of one pair, in DIR/.dtb-slices. A file's tag names the pair
+// and its levels, so a file is only taken for the slice it was written for.
+class SliceFiles {
+public:
+    SliceFiles(const std::filesystem::path& db_dir, const Material& m);
+
+    std::filesystem::path path(const LevelRange& levels) const;
+    // Whether the slice's file is there and complete.
+    bool finished(const LevelRange& levels) const;
+    // Writes the slice's file: its values and capture bits, and separately its lowest level's
+    // values, the next slice's boundary. Throws std::runtime_error naming the file on failure.
+    void write(const SolvedSlice& slice, const PairLayout& layout) const;
+    // The boundary of the slice below `levels`: the values of its lowest level, per side.
+    std::vector<HeldValues> read_boundary(const LevelRange& levels, const PairLayout& layout) const;
+    // Value bytes (SolvedMaterial::value_byte) of side `side` of the pair, positions 0, 1, ... in
+    // order, from the files of `slices` (which must cover every level): for the writer, streamed.
+    std::function<void(std::uint64_t first, std::span<std::uint8_t> out)> value_stream(
+        const std::vector<LevelRange>& slices, const PairLayout& layout, int side) const;
+    // Removes the pair's slice files (its database files are written).
+    void remove_all() const;
+
+private:
+    std::uint64_t tag(const LevelRange& levels) const;
+    std::filesystem::path dir_;
+    std::string name_;
+};
+
+}  // namespace dtb

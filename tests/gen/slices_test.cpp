@@ -1,0 +1,154 @@
+// A material pair solved in slices of men-advancement levels (gen/slices.hpp): the slices cover
+// every level once, a sliced build writes the bytes of a whole-pair build, and a build resumes from
+// the slice files a killed one finished, solving again what a damaged file held.
+#include <gtest/gtest.h>
+#include <gmock/gmock.h>
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+
+#include "gen/chunked_file.hpp"
+#include "gen/slices.hpp"
+#include "gen/solver.hpp"
+#include "tests/gen/build_fixture.hpp"
+#include "tests/gen/in_memory_tables.hpp"
+
+namespace dtb {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(SliceLevels, CoverEveryLevelOnceFromTheMostAdvancedDown) {
+    for (const char* name : {"KvK", "KMvK", "MMvM", "KKMvKM", "MMvMM"}) {
+        const PairLayout layout(*parse_material(name));
+        const std::vector<std::uint64_t> positions = layout.positions_by_level();
+        for (int count = 1; count <= 8; ++count) {
+            const std::vector<LevelRange> slices = slice_levels(*parse_material(name), count);
+            ASSERT_FALSE(slices.empty());
+            EXPECT_LE(slices.size(), static_cast<std::size_t>(count)) << name;
+            EXPECT_EQ(slices.front().highest, layout.level_count() - 1) << name;
+            EXPECT_EQ(slices.back().lowest, 0) << name;
+            for (std::size_t k = 0; k < slices.size(); ++k) {
+                EXPECT_LE(slices[k].lowest, slices[k].highest) << name;
+                if (k > 0) {
+                    EXPECT_EQ(slices[k].highest + 1, slices[k - 1].lowest) << name;
+                }
+                const auto first = positions.begin() + slices[k].lowest;
+                const auto last = positions.begin() + slices[k].highest + 1;
+                EXPECT_GT(std::accumulate(first, last, std::uint64_t{0}), 0u) << name << " slice " << k;
+            }
+        }
+        EXPECT_EQ(slice_levels(*parse_material(name), 1).size(), 1u);
+    }
+    // Men that can stand on 9 rows each give many levels: 3 slices are 3 slices.
+    EXPECT_EQ(slice_levels(*parse_material("KMvKM"), 3).size(), 3u);
+}
+
+// Counted row by row (men_configs_by_advancement) against walking every configuration.
+TEST(SliceLevels, PositionsByLevelCountedAsTheLayoutHasThem) {
+    for (const char* name : {"KvK", "KMvK", "MvM", "MMvK", "KvMMM", "KMvKM", "MMvMM", "KMMvKM", "MMMvM"}) {
+        const Material m = *parse_material(name);
+        EXPECT_EQ(pair_positions_by_level(m), PairLayout(m).positions_by_level()) << name;
+        const std::vector<std::uint64_t> configs = men_configs_by_advancement(m);
+        EXPECT_EQ(std::accumulate(configs.begin(), configs.end(), std::uint64_t{0}), PositionIndex(m).men_configs()) << name;
+    }
+}
+
+TEST(SliceLevels, HoldEveryConfigurationOfThePairOnce) {
+    const PairLayout layout(*parse_material("KMvMM"));
+    std::vector<std::uint64_t> seen(static_cast<std::size_t>(layout.side_count()), 0);
+    for (const LevelRange& levels : slice_levels(*parse_material("KMvMM"), 4)) {
+        const auto men = layout.men_indices_in(levels);
+        for (int side = 0; side < layout.side_count(); ++side) seen[side] += men[side].size();
+    }
+    for (int side = 0; side < layout.side_count(); ++side) EXPECT_EQ(seen[side], layout.index(side).men_configs());
+}
+
+TEST_F(BuildTest, ASlicedBuildWritesTheBytesOfAWholePairBuild) {
+    build_into(root_ / "whole", 4);
+    slices_ = 3;
+    build_into(root_ / "sliced", 4);
+    EXPECT_THAT(log_, HasSubstr("KMvKM slice 3/3, levels 0-"));
+    std::size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(root_ / "whole")) {
+        if (entry.path().extension() != ".wdl") continue;
+        ++files;
+        EXPECT_EQ(read_bytes(entry.path()), read_bytes(root_ / "sliced" / entry.path().filename()))
+            << entry.path().filename();
+    }
+    EXPECT_EQ(files, 41u);
+    EXPECT_FALSE(fs::exists(root_ / "sliced" / ".dtb-slices"));  // removed once the pairs' files are written
+}
+
+class SlicedResumeTest : public BuildTest {
+protected:
+    // A folder of 2-3 pieces without the pair of KMvK, built sliced, and the bytes of KMvK.wdl
+    // and KvKM.wdl from a whole-pair build.
+    void SetUp() override {
+        BuildTest::SetUp();
+        dir_ = root_ / "sliced";
+        build_into(root_ / "whole", 3);
+        slices_ = 3;
+        build_into(dir_, 3);
+        for (const char* name : {"KMvK.wdl", "KvKM.wdl"}) {
+            expected_.push_back(read_bytes(root_ / "whole" / name));
+            fs::remove(dir_ / name);
+        }
+    }
+
+    // What a build killed after its first slice of the pair leaves: that slice's file.
+    fs::path first_slice_file() {
+        const InMemoryTables finished = solve_in_memory(3, false);
+        const PairLayout layout(pair_);
+        const LevelRange first = slice_levels(pair_, slices_).front();
+        const SliceFiles files(dir_, pair_);
+        files.write(solve_material_slice(pair_, finished.wdl, first, {}), layout);
+        return files.path(first);
+    }
+
+    void expect_the_pairs_bytes() {
+        EXPECT_EQ(read_bytes(dir_ / "KMvK.wdl"), expected_[0]);
+        EXPECT_EQ(read_bytes(dir_ / "KvKM.wdl"), expected_[1]);
+        EXPECT_FALSE(fs::exists(dir_ / ".dtb-slices"));
+    }
+
+    const Material pair_ = *parse_material("KvKM");  // the pair as the build names it: its first material in build order
+    fs::path dir_;
+    std::vector<std::string> expected_;
+};
+
+TEST_F(SlicedResumeTest, StartsAfterTheSlicesAKilledBuildFinished) {
+    first_slice_file();
+    build_into(dir_, 3);
+    EXPECT_THAT(log_, HasSubstr("KvKM slice 1/3: finished already"));
+    EXPECT_THAT(log_, HasSubstr("KvKM slice 2/3, levels"));
+    expect_the_pairs_bytes();
+}
+
+TEST_F(SlicedResumeTest, SolvesAgainWhatATruncatedSliceFileHeld) {
+    const fs::path file = first_slice_file();
+    fs::resize_file(file, fs::file_size(file) / 2);  // not a complete file: not taken
+    build_into(dir_, 3);
+    EXPECT_THAT(log_, Not(HasSubstr("finished already")));
+    EXPECT_THAT(log_, HasSubstr("KvKM slice 1/3, levels"));
+    expect_the_pairs_bytes();
+}
+
+TEST_F(SlicedResumeTest, SolvesAgainWhatADamagedSliceFileHeld) {
+    const fs::path file = first_slice_file();
+    {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(20);  // inside the first compressed chunk: found when the chunk is read
+        f.put('\x5a').put('\xa5').put('\x5a');
+    }
+    build_into(dir_, 3);
+    EXPECT_THAT(log_, HasSubstr("KvKM slice 1/3: finished already"));
+    EXPECT_THAT(log_, HasSubstr("solving its slices again"));
+    expect_the_pairs_bytes();
+}
+
+}  // namespace
+}  // namespace dtb
