@@ -24,6 +24,7 @@
 #include "gen/spill.hpp"
 #include "gen/solver.hpp"
 #include "probe/table_file.hpp"
+#include "probe/tablebase.hpp"
 
 namespace dtb {
 namespace {
@@ -158,7 +159,9 @@ public:
           log_(log),
           progress_(log, ::isatty(STDERR_FILENO) != 0),
           memory_plan_(build_plan(options), options.dtw, options.memory_bytes,
-                       [this](const Material& m) { return positions_of(m); }) {}
+                       [this](const Material& m) { return positions_of(m); }) {
+        memory_plan_.solve_in_slices(options.slices);
+    }
 
     void run() {
         fs::create_directories(options_.dir);
@@ -189,12 +192,14 @@ public:
             if (wdl_missing && options_.slice_step == BuildOptions::kWriteFromSlices) {
                 write_from_slices(m, i, plan.size(), next_read);
             } else if (wdl_missing) {
-                load_wdl_inputs(m);
+                load_wdl_inputs(m, i);
                 make_room(i, next_read);
                 if (options_.slices > 1)
                     solve_in_slices_and_write(m, i, plan.size(), next_read);
                 else
                     solve_and_write(m, i, plan.size());
+                for (const Material& t : read_through_files_) tables_.remove(t);
+                read_through_files_.clear();
             }
             if (dtw_missing) {
                 load_dtw_inputs(m);
@@ -271,7 +276,9 @@ private:
         return it->second;
     }
 
-    bool in_memory(const Table& t) const { return t.dtw ? dtw_.contains(t.material) : tables_.contains(t.material); }
+    bool in_memory(const Table& t) const {
+        return t.dtw ? dtw_.contains(t.material) : tables_.contains(t.material) && !tables_.through_files(t.material);
+    }
 
     // The finished tables in memory, in plan order, WDL before DTW.
     std::vector<Table> tables_in_memory() const {
@@ -466,7 +473,25 @@ private:
         }
     }
 
-    void load_wdl_inputs(const Material& m) {
+    // The tables the pair of plan[position] reads: in memory, or, those the memory plan says do not
+    // fit, read from their files through one block cache while the pair is solved.
+    void load_wdl_inputs(const Material& m, std::size_t position) {
+        std::shared_ptr<const Tablebase> files;
+        for (const Table& t : memory_plan_.read_through_files(position)) {
+            if (in_memory(t)) move_to_scratch(t);
+            if (!files) {
+                TablebaseOptions o;
+                o.cache_mb = MemoryPlan::kInputCacheBytes >> 20;
+                o.capture_search_nodes = 0;  // exact values only: a search is never cut short
+                files = std::make_shared<const Tablebase>(options_.dir, o);
+            }
+            tables_.add_through_files(t.material, files);
+            read_through_files_.push_back(t.material);
+            progress_.finish();
+            log_ << format::wdl_file_name(t.material) << ": read through a block cache of "
+                 << (MemoryPlan::kInputCacheBytes >> 20) << " MiB while " << m.name()
+                 << " is solved (the tables it reads do not fit in --memory)\n" << std::flush;
+        }
         for (const Material& side : {m, m.mirror()})
             for (const Material& s : successor_materials(side)) ensure_loaded(s);
     }
@@ -629,6 +654,7 @@ private:
     std::map<std::string, std::uint64_t> tags_;  // file name -> content_tag, for finished files
     CopyCost resume_copies_;
     std::size_t files_read_ = 0;
+    std::vector<Material> read_through_files_;  // by the pair being solved (load_wdl_inputs)
     const LoadHooks hooks_{[this](const Material& m, bool dtw) { return restore_from_scratch({m, dtw}); },
                            [this](const fs::path& file) { note_file_read(file); }};
     std::map<Material, std::uint64_t> positions_;  // declared before memory_plan_, which reads it

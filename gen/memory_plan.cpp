@@ -45,7 +45,29 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
-    return dtw_ ? pair * 5 / 2 + subgame * kDtwSubgameBytes : pair * 3 / 8 + subgame * 9 / 4;
+    if (dtw_) return pair * 5 / 2 + subgame * kDtwSubgameBytes;
+    // A slice: its values and its boundary, each at most about a slice's share of the pair.
+    const std::uint64_t values = slices_ > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices_) : pair * 3 / 8;
+    return values + subgame * 9 / 4;
+}
+
+MemoryPlan::PairMemory MemoryPlan::pair_memory(std::size_t current) const {
+    PairMemory out;
+    out.bytes = solver_bytes(plan_[current]);
+    std::vector<TableId> wdl;
+    for (const TableId& t : reads_of(plan_[current])) {
+        out.bytes += table_bytes(t);
+        if (!t.dtw) wdl.push_back(t);
+    }
+    if (limit_bytes_ == 0 || out.bytes <= limit_bytes_) return out;
+    std::stable_sort(wdl.begin(), wdl.end(), [this](const TableId& a, const TableId& b) { return table_bytes(a) > table_bytes(b); });
+    out.bytes += kInputCacheBytes;
+    for (const TableId& t : wdl) {
+        if (out.bytes <= limit_bytes_) break;
+        out.through_files.push_back(t);
+        out.bytes -= table_bytes(t);
+    }
+    return out;
 }
 
 MemoryPlan::NextReads MemoryPlan::next_reads(std::size_t current, const std::set<Material>& done) const {
@@ -68,8 +90,7 @@ std::vector<TableId> MemoryPlan::to_spill(std::size_t current, const NextReads& 
                                           const std::vector<TableId>& in_memory) const {
     if (limit_bytes_ == 0) return {};
     const auto read_now = reads_of(plan_[current]);
-    std::uint64_t needed = solver_bytes(plan_[current]);
-    for (const TableId& t : read_now) needed += table_bytes(t);
+    const std::uint64_t needed = pair_memory(current).bytes;
     std::vector<std::pair<std::size_t, TableId>> movable;  // (next read, table)
     std::uint64_t movable_bytes = 0;
     for (const TableId& t : in_memory) {

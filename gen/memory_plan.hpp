@@ -34,6 +34,13 @@ public:
 
     const std::vector<Material>& plan() const { return plan_; }
 
+    // The builder solves pairs in this many slices (gen/slices.hpp): the WDL solver then holds one
+    // slice's values and its boundary, not the pair's.
+    void solve_in_slices(int slices) { slices_ = slices; }
+
+    // Bytes of the block cache through which a pair reads the tables that do not fit in memory.
+    static constexpr std::uint64_t kInputCacheBytes = std::uint64_t{256} << 20;
+
     // The tables solving the pair of m reads: the WDL (and with distances the DTW) of every
     // material either side reaches in one move, and for the DTW pass the pair's own WDL.
     std::set<TableId> reads_of(const Material& m) const;
@@ -54,6 +61,12 @@ public:
     std::vector<TableId> unread(const NextReads& next_read, const std::set<TableId>& keep,
                                 const std::vector<TableId>& in_memory) const;
 
+    // The WDL tables the pair of plan()[current] reads from their files through a block cache of
+    // kInputCacheBytes instead of holding them: when the tables it reads and its solver would pass
+    // the limit, the largest, until the rest, the cache and the solver fit (or none is left). None
+    // without a limit; never a DTW table.
+    std::vector<TableId> read_through_files(std::size_t current) const { return pair_memory(current).through_files; }
+
     // Before the pair of plan()[current] is solved (or its inputs loaded), with the unread tables
     // already freed: the tables of `in_memory` to move to scratch copies, in that order. Those the
     // pair does not read go, the ones read latest first, until what stays, the tables the pair
@@ -62,7 +75,14 @@ public:
                                   const std::vector<TableId>& in_memory) const;
 
 private:
+    struct PairMemory {
+        std::uint64_t bytes = 0;  // the solver, the tables held and the cache
+        std::vector<TableId> through_files;
+    };
+    PairMemory pair_memory(std::size_t current) const;
+
     std::vector<Material> plan_;
+    int slices_ = 1;
     bool dtw_;
     std::uint64_t limit_bytes_;
     std::function<std::uint64_t(const Material&)> positions_;

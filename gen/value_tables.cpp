@@ -15,7 +15,19 @@ constexpr const char* kWho = "dtb gen";  // in the error for a material needed b
 
 void ValueTables::add(const Material& m, PackedValues values) {
     bytes_ += values.bytes();
-    entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values)}));
+    entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values), nullptr}));
+}
+
+void ValueTables::add_through_files(const Material& m, std::shared_ptr<const Tablebase> files) {
+    entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), PackedValues(0), std::move(files)}));
+}
+
+Value ValueTables::value_in(const Entry& e, const Position& pos, std::uint64_t index) {
+    if (!e.files) return e.values.get(index);
+    const ProbeResult r = e.files->probe_wdl(pos);
+    if (!r.known())
+        throw std::runtime_error("dtb gen: reading " + material_of(pos).name() + " through its file: " + std::string(r.reason));
+    return r.value;
 }
 
 void ValueTables::remove(const Material& m) {
@@ -29,7 +41,7 @@ Value ValueTables::value_of(const Position& any) const {
     const Position pos = white_to_move(any);
     if (pos.white == 0) return Value::Loss;
     const Entry& e = needed(material_of(pos));
-    return e.values.get(e.index.index(pos));
+    return value_in(e, pos, e.files ? 0 : e.index.index(pos));
 }
 
 Value ValueTables::value_after(const Position& after) const {
@@ -44,7 +56,8 @@ Value ValueTables::best_after(const Position& pos, const MoveList& moves) const 
     // that a king's many landing squares overlap their misses.
     constexpr std::size_t kBatch = 8;
     struct Lookup {
-        const PackedValues* values;
+        const Entry* entry;
+        Position position;
         std::uint64_t index;
     };
     SuccessorIndexer indexer(entries_, kWho);
@@ -55,12 +68,13 @@ Value ValueTables::best_after(const Position& pos, const MoveList& moves) const 
         for (std::size_t i = 0; i < n; ++i) {
             const Position after = apply_move(pos, moves[begin + i]);
             if (after.pieces(after.side_to_move) == 0) return Value::Win;  // the move took the last piece
-            const auto [entry, index] = indexer.locate(white_to_move(after));
-            batch[i] = {&entry->values, index};
-            entry->values.prefetch(index);
+            const Position next = white_to_move(after);
+            const auto [entry, index] = indexer.locate(next);
+            batch[i] = {entry, next, index};
+            if (!entry->files) entry->values.prefetch(index);
         }
         for (std::size_t i = 0; i < n; ++i) {
-            const Value v = negate(batch[i].values->get(batch[i].index));
+            const Value v = negate(value_in(*batch[i].entry, batch[i].position, batch[i].index));
             if (v == Value::Win) return v;
             if (v == Value::Draw) best = v;
         }

@@ -16,6 +16,7 @@
 #include "index/position_index.hpp"
 #include "rules/movegen.hpp"
 #include "probe/format.hpp"
+#include "probe/tablebase.hpp"
 
 namespace dtb {
 
@@ -113,14 +114,23 @@ public:
 
     bool contains(const Material& m) const { return slot(m) != nullptr; }
     void add(const Material& m, PackedValues values);
+    // m's values are read from its finished file through `files` (a bounded block cache, capture
+    // positions resolved by its search) instead of being held: for a pair whose inputs do not fit
+    // in memory. Far slower a lookup; a lookup the files cannot answer throws std::runtime_error.
+    void add_through_files(const Material& m, std::shared_ptr<const Tablebase> files);
+    bool through_files(const Material& m) const {
+        const Entry* e = slot(m);
+        return e && e->files;
+    }
     // Frees the table of m (nothing if it was not added).
     void remove(const Material& m);
     std::uint64_t bytes() const { return bytes_; }
 
-    // The values of m by index (white to move), or nullptr if m has not been added.
+    // The values of m by index (white to move), or nullptr if m has not been added (or is read
+    // through files).
     const PackedValues* table(const Material& m) const {
         const Entry* e = slot(m);
-        return e ? &e->values : nullptr;
+        return e && !e->files ? &e->values : nullptr;
     }
 
     // Value for the side to move of a position whose material has been added.
@@ -144,7 +154,10 @@ private:
     struct Entry {
         PositionIndex index;
         PackedValues values;
+        std::shared_ptr<const Tablebase> files;  // set for a table read through files: values is empty
     };
+    // The value of `pos` (white to move, of e's material) for the side to move.
+    static Value value_in(const Entry& e, const Position& pos, std::uint64_t index);
     const Entry* slot(const Material& m) const { return entries_.find(m); }
     const Entry& needed(const Material& m) const;
 

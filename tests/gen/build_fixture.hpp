@@ -46,6 +46,7 @@ protected:
         o.keep_copies = keep_copies_;
         o.only = only_;
         o.slices = slices_;
+        o.memory_bytes = memory_bytes_;
         std::ostringstream log;
         build(o, log);
         log_ = log.str();
@@ -55,6 +56,7 @@ protected:
     bool keep_copies_ = false;
     std::vector<Material> only_;  // BuildOptions::only
     int slices_ = 1;              // BuildOptions::slices
+    std::uint64_t memory_bytes_ = 0;  // BuildOptions::memory_bytes
 };
 
 }  // namespace dtb

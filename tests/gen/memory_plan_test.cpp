@@ -51,6 +51,30 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4);
     const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
     EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8);
+    // In 4 slices the WDL solver holds a slice's values and its boundary, each about a quarter of
+    // the pair's; the cells of the largest subgame stay.
+    MemoryPlan sliced(materials_in_build_order(3), false, 0, same_size);
+    sliced.solve_in_slices(4);
+    EXPECT_EQ(sliced.solver_bytes(named("KMvK")), 3000u * 2 / 4 + 2 * 49 * 48 * 9 / 4);
+}
+
+TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenTheyDoNotFit) {
+    const std::vector<Material> order = materials_in_build_order(4);
+    const std::size_t current = position_in(order, "KMvK");  // reads KvK, KvKK, MvK
+    // Tables of 1 GB (KvKK) and 100 MB (the others), against a cache of 256 MiB.
+    constexpr std::uint64_t kLarge = 4'000'000'000, kSmall = 400'000'000, kTableSmall = kSmall / 4;
+    const auto sizes = [](const Material& m) { return m == named("KvKK") ? kLarge : kSmall; };
+    const std::uint64_t solver = MemoryPlan(order, false, 0, sizes).solver_bytes(named("KMvK"));
+    const std::uint64_t cache = MemoryPlan::kInputCacheBytes;
+    const auto through = [&](std::uint64_t limit) { return MemoryPlan(order, false, limit, sizes).read_through_files(current); };
+    EXPECT_TRUE(through(0).empty());                                        // no limit
+    EXPECT_TRUE(through(solver + kLarge / 4 + 2 * kTableSmall).empty());     // all three fit
+    EXPECT_EQ(through(solver + cache + 2 * kTableSmall), (std::vector<TableId>{{named("KvKK"), false}}));
+    EXPECT_EQ(through(solver + cache + kTableSmall).size(), 2u);            // the largest, then one more
+    EXPECT_EQ(through(solver + cache + kTableSmall).front(), (TableId{named("KvKK"), false}));
+    EXPECT_EQ(through(1000).size(), 3u);                                    // not even the cache fits: all
+    // A build with distances reads DTW tables too: they are never read through the cache.
+    for (const TableId& t : MemoryPlan(order, true, 1000, sizes).read_through_files(current)) EXPECT_FALSE(t.dtw);
 }
 
 // The estimate's subgame size against the subgames the solver's layout builds, every men

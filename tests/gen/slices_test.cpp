@@ -83,6 +83,22 @@ TEST_F(BuildTest, ASlicedBuildWritesTheBytesOfAWholePairBuild) {
     EXPECT_FALSE(fs::exists(root_ / "sliced" / ".dtb-slices"));  // removed once the pairs' files are written
 }
 
+// Under a limit too small for the tables a pair reads, they are read from their files through a
+// block cache while it is solved: slower, the same bytes.
+TEST_F(BuildTest, TablesThatDoNotFitAreReadThroughTheBlockCacheWithTheSameBytes) {
+    build_into(root_ / "whole", 3);
+    memory_bytes_ = 1;
+    slices_ = 2;
+    build_into(root_ / "bounded", 3);
+    EXPECT_THAT(log_, HasSubstr("KvKK.wdl: read through a block cache of 256 MiB while KvKM is solved"));
+    EXPECT_THAT(log_, HasSubstr("KvKM slice 2/2, levels"));
+    for (const auto& entry : fs::directory_iterator(root_ / "whole")) {
+        if (entry.path().extension() != ".wdl") continue;
+        EXPECT_EQ(read_bytes(entry.path()), read_bytes(root_ / "bounded" / entry.path().filename()))
+            << entry.path().filename();
+    }
+}
+
 class SlicedResumeTest : public BuildTest {
 protected:
     // A folder of 2-3 pieces without the pair of KMvK, built sliced, and the bytes of KMvK.wdl
