@@ -93,14 +93,15 @@ public:
                 add_pair(group, m);
                 continue;
             }
-            if (options_.slices > 1) {
-                add_sliced_pair(plan, m);
+            const int slices = slices_for(m);
+            if (slices > 1) {
+                add_sliced_pair(plan, m, slices);
                 continue;
             }
             WorkflowTask task;
             task.id = m.name();
             add_pair(task, m);
-            plan.tasks.push_back(finish(std::move(task)));
+            plan.tasks.push_back(within_budget(finish(std::move(task))));
         }
         if (!group.materials.empty()) {
             group.id = "upto" + std::to_string(group.pieces());
@@ -124,19 +125,44 @@ private:
         return it->second;
     }
 
+    // The slices of the pair of m: as the options fix them; with a budget, the fewest whose solver
+    // (a slice's values, its boundary, the cells of the largest subgame) takes at most half of it,
+    // when the whole pair's task would not fit.
+    int slices_for(const Material& m) {
+        if (options_.slices > 1 || options_.memory_bytes == 0 || options_.dtw) return options_.slices;
+        WorkflowTask whole;
+        add_pair(whole, m);
+        if (finish(std::move(whole)).memory_bytes <= options_.memory_bytes) return 1;
+        const int levels = static_cast<int>(pair_positions_by_level(m).size());
+        MemoryPlan sliced(order_, false, 0, [this](const Material& x) { return positions(x); });
+        for (int k = 2; k < levels; ++k) {
+            sliced.solve_in_slices(k);
+            if (sliced.solver_bytes(m) <= options_.memory_bytes / 2) return k;
+        }
+        return std::max(levels, 1);
+    }
+
+    // With a budget, a task's estimate is at most the budget (the tables beyond it are read
+    // through a block cache), and at least its solver and that cache.
+    WorkflowTask within_budget(WorkflowTask task) const {
+        if (options_.memory_bytes == 0 || task.memory_bytes <= options_.memory_bytes) return task;
+        task.memory_bytes = std::max(options_.memory_bytes, task_solver_bytes_ + MemoryPlan::kInputCacheBytes);
+        return task;
+    }
+
     // A task per slice, each reading the file of the slice before it, then the task that writes
     // the pair's files from all of them. A pair of one level (kings only) is one task as without
     // slices.
-    void add_sliced_pair(WorkflowPlan& plan, const Material& m) {
-        const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+    void add_sliced_pair(WorkflowPlan& plan, const Material& m, int count) {
+        const std::vector<LevelRange> slices = slice_levels(m, count);
         if (slices.size() == 1) {  // kings only: one level
             WorkflowTask task;
             task.id = m.name();
             add_pair(task, m);
-            plan.tasks.push_back(finish(std::move(task)));
+            plan.tasks.push_back(within_budget(finish(std::move(task))));
             return;
         }
-        const std::vector<std::string> files = slice_file_names(m, options_.slices);
+        const std::vector<std::string> files = slice_file_names(m, count);
         const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);
         WorkflowTask whole;
         add_pair(whole, m);
@@ -152,9 +178,10 @@ private:
             // The solver's values shrink with the slice; the cells of its largest subgame do not. The
             // boundary (at most the slice before) is counted at the values' rate.
             const std::uint64_t values = (solver - subgame * 9 / 4) * task.positions / whole.positions;
-            task.memory_bytes = whole.memory_bytes - solver - own_tables_of(m) + 2 * values + subgame * 9 / 4;
+            task_solver_bytes_ = 2 * values + subgame * 9 / 4;
+            task.memory_bytes = whole.memory_bytes - solver - own_tables_of(m) + task_solver_bytes_;
             task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
-            plan.tasks.push_back(std::move(task));
+            plan.tasks.push_back(within_budget(std::move(task)));
         }
         whole.id = m.name();
         whole.inputs = files;
@@ -191,12 +218,14 @@ private:
         // The task's own finished pairs stay in memory while later pairs of a group read them.
         for (const Material& m : task.materials) tables += memory_.table_bytes({m, false});
         task.memory_bytes = tables + solver;
+        task_solver_bytes_ = solver;
         task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition *
                            (options_.dtw ? 1 + kDtwCpuFactor : 1.0);
         return task;
     }
 
     const WorkflowOptions& options_;
+    std::uint64_t task_solver_bytes_ = 0;  // of the task last estimated (finish, add_sliced_pair)
     std::map<Material, std::uint64_t> positions_;  // declared before memory_, which reads it
     std::vector<Material> order_;
     MemoryPlan memory_;
@@ -233,6 +262,7 @@ WorkflowOptions parse_options_line(const std::filesystem::path& path, const std:
         else if (key == "group_pieces") o.group_pieces = number;
         else if (key == "task_threads") o.task_threads = number;
         else if (key == "slices") o.slices = number;
+        else if (key == "memory_mb") o.memory_bytes = static_cast<std::uint64_t>(number) << 20;
         else continue;  // a later version's option: ignored
         found.insert(key);
     }
@@ -259,12 +289,21 @@ std::string quoted_list(const std::vector<std::string>& files) {
 
 }  // namespace
 
-int slice_step_of_task(const WorkflowOptions& options, const WorkflowTask& task) {
-    if (options.slices <= 1) return BuildOptions::kAllSlices;
+int slice_step_of_task(const WorkflowTask& task) {
     if (is_slice_task(task)) return std::stoi(task.id.substr(task.id.rfind(".s") + 2));
     for (const std::string& input : task.inputs)
         if (is_slice_file(input)) return BuildOptions::kWriteFromSlices;
     return BuildOptions::kAllSlices;
+}
+
+int WorkflowPlan::slices_of(const WorkflowTask& task) const {
+    const int step = slice_step_of_task(task);
+    if (step == BuildOptions::kAllSlices) return 1;
+    const std::string pair = step > 0 ? task.id.substr(0, task.id.rfind(".s")) : task.id;
+    int count = 0;
+    for (const WorkflowTask& t : tasks)
+        if (is_slice_task(t) && t.id.rfind(pair + ".s", 0) == 0 && t.id.find('.', pair.size() + 1) == std::string::npos) ++count;
+    return count;
 }
 
 const WorkflowTask* WorkflowPlan::find(const std::string& id) const {
@@ -278,7 +317,8 @@ WorkflowPlan make_workflow_plan(const WorkflowOptions& options) { return PlanMak
 void write_plan_tsv(const WorkflowPlan& plan, std::ostream& out) {
     const WorkflowOptions& o = plan.options;
     out << kPlanMagic << " pieces=" << o.max_pieces << " max_per_side=" << o.max_per_side << " dtw=" << (o.dtw ? 1 : 0)
-        << " group_pieces=" << o.group_pieces << " task_threads=" << o.task_threads << " slices=" << o.slices << '\n';
+        << " group_pieces=" << o.group_pieces << " task_threads=" << o.task_threads << " slices=" << o.slices
+        << " memory_mb=" << (o.memory_bytes >> 20) << '\n';
     out << "task\tpieces\tmaterials\tinputs\toutputs\tpositions\tmem_mb\tcpu_seconds\n";
     for (const WorkflowTask& t : plan.tasks) {
         char cpu[32];

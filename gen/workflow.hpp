@@ -27,6 +27,10 @@ struct WorkflowOptions {
     // by a task of their own from the slice files: a slice task holds a slice's values, not the
     // pair's. 1: a task solves a whole pair. Win/draw/loss only.
     int slices = 1;
+    // Each task's memory budget (0: none). Pairs whose task would need more are sliced (unless
+    // `slices` fixes the count): the fewest slices whose solver takes at most half of it; the
+    // tables a task reads beyond it are read through a block cache. Tasks run with it as --memory.
+    std::uint64_t memory_bytes = 0;
 };
 
 struct WorkflowTask {
@@ -43,15 +47,18 @@ struct WorkflowTask {
     int pieces() const { return materials.back().pieces(); }
 };
 
-// What the task `id` of a plan does to its pair, as BuildOptions::slice_step takes it: the slice K
-// of "<pair>.s<K>"; for a sliced plan's pair task, writing from the slices; else everything.
-int slice_step_of_task(const WorkflowOptions& options, const WorkflowTask& task);
+// What a task of a plan does to its pair, as BuildOptions::slice_step takes it: the slice K of
+// "<pair>.s<K>"; for the task of a sliced pair, writing from the slices; else everything.
+int slice_step_of_task(const WorkflowTask& task);
 
 struct WorkflowPlan {
     WorkflowOptions options;
     std::vector<WorkflowTask> tasks;  // in an order where every input is made by an earlier task
 
     const WorkflowTask* find(const std::string& id) const;
+    // The number of slices of the pair that `task` (a slice task or the task of a sliced pair)
+    // works on: its tasks "<pair>.s<K>"; 1 for any other task.
+    int slices_of(const WorkflowTask& task) const;
 };
 
 // The tasks of the build of `options`. Throws std::invalid_argument for a material beyond

@@ -43,16 +43,16 @@ struct GenOptions {
     bool dtw_store_wins = false;
     bool keep_copies = false;
     int slices = 1;
+    bool memory_given = false;  // --memory on the command line (a task otherwise takes its plan's)
     double memory_gib = default_memory_gib();
     std::string task;
 };
 
 // The task `id` of DIR/plan.tsv (dtb plan); std::invalid_argument (exit 2) for an unknown one.
-WorkflowTask plan_task(const std::filesystem::path& dir, const std::string& id, WorkflowOptions& options) {
-    const WorkflowPlan plan = read_plan_tsv(dir / "plan.tsv");
+WorkflowTask plan_task(const std::filesystem::path& dir, const std::string& id, WorkflowPlan& plan) {
+    plan = read_plan_tsv(dir / "plan.tsv");
     const WorkflowTask* task = plan.find(id);
     if (task == nullptr) throw std::invalid_argument("no task '" + id + "' in " + (dir / "plan.tsv").string());
-    options = plan.options;
     return *task;
 }
 
@@ -72,15 +72,17 @@ int run_gen(const GenOptions& o) {
     options.keep_copies = o.keep_copies;
     options.slices = o.slices;
     if (!o.task.empty()) {
-        WorkflowOptions plan;
+        WorkflowPlan plan;
         const WorkflowTask task = plan_task(o.out, o.task, plan);
         options.only = task.materials;
         options.task = o.task;
-        options.slices = plan.slices;
-        options.slice_step = slice_step_of_task(plan, task);
-        options.max_pieces = plan.max_pieces;
-        options.max_per_side = plan.max_per_side;
-        options.dtw = plan.dtw;
+        options.slices = plan.slices_of(task);
+        options.slice_step = slice_step_of_task(task);
+        options.max_pieces = plan.options.max_pieces;
+        options.max_per_side = plan.options.max_per_side;
+        options.dtw = plan.options.dtw;
+        // The plan's budget, unless --memory says otherwise.
+        if (plan.options.memory_bytes != 0 && !o.memory_given) options.memory_bytes = plan.options.memory_bytes;
     }
     build(options, std::cerr);
     return kExitOk;
@@ -90,9 +92,9 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
     const auto limit = limit_threads(threads);
     std::vector<Material> materials = parse_materials(names);
     if (!task.empty()) {
-        WorkflowOptions plan;
+        WorkflowPlan plan;
         const WorkflowTask t = plan_task(dir, task, plan);
-        if (slice_step_of_task(plan, t) > 0)
+        if (slice_step_of_task(t) > 0)
             throw std::invalid_argument("task " + task + " solves one slice of a pair, whose values are checked "
                                         "once its files are written: verify the pair's task instead");
         materials = t.materials;
@@ -185,9 +187,11 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     gen->add_flag("--dtw", g->dtw, "Also write <material>.dtw files: distance to win in plies (docs/FORMAT.md)");
     gen->add_flag("--dtw-store-wins", g->dtw_store_wins,
                   "Store the wins' distances too (encodings 2, 3: 2.4 times larger on 2-4 pieces; no search at probe time)");
-    gen->add_option("--memory", g->memory_gib,
+    auto* memory = gen->add_option("--memory", g->memory_gib,
                     "Memory the build stays near, in GiB (0: no limit). Finished tables a later material needs "
-                    "beyond it wait as scratch copies in OUT/.dtb-spill (default: two thirds of this machine's)")
+                    "beyond it wait as scratch copies in OUT/.dtb-spill; tables a pair reads beyond it are read "
+                    "from their files through a block cache (default: two thirds of this machine's; a --task takes "
+                    "its plan's, dtb plan --memory, if it has one)")
         ->check(memory_gib_check())
         ->capture_default_str();
     gen->add_flag("--keep-copies", g->keep_copies,
@@ -207,7 +211,10 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     for (const char* fixed_by_plan : {"--pieces", "--max-per-side", "--material", "--dtw", "--slices"})
         task->excludes(gen->get_option(fixed_by_plan));
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
-    gen->callback([&run, g] { run = [g] { return run_gen(*g); }; });
+    gen->callback([&run, g, memory] {
+        g->memory_given = memory->count() > 0;
+        run = [g] { return run_gen(*g); };
+    });
 
     auto verify_dir = std::make_shared<std::string>();
     auto verify_names = std::make_shared<std::vector<std::string>>();

@@ -19,6 +19,7 @@ struct PlanOptions {
     std::vector<std::string> materials;
     WorkflowOptions workflow;
     bool estimate = false;
+    double memory_gib = 0;
 };
 
 // Written whole or not at all: a workflow engine must never read half a Makefile.
@@ -42,6 +43,7 @@ std::string this_executable() {
 
 int run_plan(PlanOptions o) {
     o.workflow.only = parse_materials(o.materials);
+    o.workflow.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
     if (o.workflow.slices > 1 && o.workflow.dtw)
         throw std::invalid_argument("--slices is for win/draw/loss plans: the distances to win are solved a whole pair at a time");
     const WorkflowPlan plan = make_workflow_plan(o.workflow);
@@ -93,6 +95,12 @@ void add_plan_commands(CLI::App& app, Runner& run) {
                      "and write its files in one more task: a slice task holds a slice's values, not the "
                      "pair's (win/draw/loss only)")
         ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    plan->add_option("--memory", o->memory_gib,
+                     "Each task's memory budget in GiB (0: none): pairs whose task would need more are sliced "
+                     "(the fewest slices whose solver takes at most half of it, unless --slices fixes the count), "
+                     "the tables a task reads beyond it are read through a block cache, and tasks run with it")
+        ->check(memory_gib_check())
         ->capture_default_str();
     plan->add_flag("--estimate", o->estimate,
                    "Print, per piece count, the tasks, positions, CPU hours and bytes on disk at the rates measured "

@@ -105,6 +105,15 @@ ls "$work/sliced/.dtb-slices"/* >/dev/null 2>&1 && fail "make left slice files"
 same_as_reference "$work/sliced-snake" "snakemake of a sliced plan"
 ls "$work/sliced-snake/.dtb-slices"/* >/dev/null 2>&1 && fail "snakemake left slice files"
 
+# A plan under a budget of 2 MiB: the pairs are sliced as needed, each task runs under the
+# plan's budget (so it reads the tables beyond it through a block cache), and the bytes are the same.
+expect_code 0 "plan under a budget" "$dtb" plan --pieces 4 --group-pieces 3 --memory 0.002 --out "$work/budget"
+head -n 1 "$work/budget/plan.tsv" | grep -q "memory_mb=2" || fail "the plan does not record its budget"
+grep -q "^KvKKM.s2	" "$work/budget/plan.tsv" || fail "no pair sliced under a budget of 2 MiB"
+(cd "$work/budget" && make -j2 TASK_THREADS=1 >"$work/budget.log" 2>&1) || { cat "$work/budget.log"; fail "make -j2 under a budget"; }
+grep -q "read through a block cache" "$work/budget.log" || fail "the tasks did not run under the plan's budget"
+same_as_reference "$work/budget" "make -j2 of a plan under a budget"
+
 # Slice tasks by hand: one whose slice before it is missing stops, naming that file; a finished
 # one does nothing; a slice is verified through its pair's task.
 expect_code 0 "sliced plan by hand" "$dtb" plan --pieces 4 --group-pieces 3 --slices 3 --out "$work/by-hand"

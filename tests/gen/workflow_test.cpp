@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "gen/builder.hpp"
 #include "gen/workflow.hpp"
 #include "probe/format.hpp"
 
@@ -92,6 +93,36 @@ TEST(Workflow, SmallPairsFormOneTaskTheOthersOneEach) {
         EXPECT_TRUE(four_piece_pairs.count({t.materials.front(), t.materials.back()})) << t.id;
     }
     EXPECT_EQ(plan_of(4, 4).tasks.size(), 1u);
+}
+
+// Under a budget, a pair whose task would pass it is cut into slice tasks (then one writing its
+// files), the others stay whole, and no task is estimated above the budget except a kings-only
+// pair, which is one subgame and cannot be sliced.
+TEST(Workflow, ABudgetSlicesThePairsThatPassItAndBoundsEveryOtherTask) {
+    WorkflowOptions o;
+    o.max_pieces = 6;
+    o.memory_bytes = std::uint64_t{1} << 30;
+    const WorkflowPlan plan = make_workflow_plan(o);
+    WorkflowOptions unbounded = o;
+    unbounded.memory_bytes = 0;
+    const WorkflowPlan whole = make_workflow_plan(unbounded);
+    for (const WorkflowTask& t : whole.tasks) {
+        const bool over = t.memory_bytes > o.memory_bytes;
+        const bool kings_only = t.materials.front().men() == 0;
+        EXPECT_EQ(plan.find(t.id + ".s1") != nullptr, over && !kings_only) << t.id;
+        ASSERT_NE(plan.find(t.id), nullptr) << t.id;  // the pair's task, sliced or not
+        if (plan.find(t.id + ".s1")) {
+            const WorkflowTask& writer = *plan.find(t.id);
+            EXPECT_EQ(slice_step_of_task(writer), BuildOptions::kWriteFromSlices) << t.id;
+            EXPECT_EQ(static_cast<std::size_t>(plan.slices_of(writer)), writer.inputs.size()) << t.id;
+            EXPECT_EQ(slice_step_of_task(*plan.find(t.id + ".s1")), 1) << t.id;
+        }
+    }
+    for (const WorkflowTask& t : plan.tasks) {
+        if (t.materials.front().men() == 0) continue;
+        EXPECT_LE(t.memory_bytes, o.memory_bytes) << t.id;
+    }
+    EXPECT_NE(plan.find("KMvKKMM.s2"), nullptr);  // the largest 6-piece pair
 }
 
 TEST(Workflow, PlanTsvReadsBackAsWritten) {
