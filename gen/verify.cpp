@@ -42,8 +42,8 @@ namespace {
 
 class Verifier {
 public:
-    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported)
-        : dir_(dir), log_(log), max_reported_(max_reported), progress_(log, ::isatty(STDERR_FILENO) != 0) {}
+    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<LevelRange> levels)
+        : dir_(dir), log_(log), max_reported_(max_reported), levels_(levels), progress_(log, ::isatty(STDERR_FILENO) != 0) {}
 
     VerifyReport run(const std::vector<Material>& only) {
         const auto present = materials_in_folder(dir_);
@@ -155,7 +155,9 @@ private:
 
     // m is the `number`-th of `count` materials to check (the head of its progress line).
     void check_material(const Material& m, bool with_dtw, std::size_t number, std::size_t count) {
-        log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "") << '\n' << std::flush;
+        log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "");
+        if (levels_) log_ << ", men advancement " << levels_->lowest << "-" << levels_->highest << " only";
+        log_ << '\n' << std::flush;
         const PositionIndex index(m);
         char label[96];
         std::snprintf(label, sizeof label, "[%zu/%zu] %s checking values", number, count, m.name().c_str());
@@ -166,6 +168,10 @@ private:
             for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
                 if (i != r.begin()) walker.next();
                 const Position& pos = walker.current();
+                if (levels_) {
+                    const int level = men_advancement({pos.white & ~pos.kings, pos.black & ~pos.kings});
+                    if (level < levels_->lowest || level > levels_->highest) continue;
+                }
                 if (has_capture(pos)) continue;
                 ++local;
                 const Value implied = tables_.best_after(pos, generate_quiet_moves(pos));
@@ -196,6 +202,7 @@ private:
     fs::path dir_;
     std::ostream& log_;
     std::size_t max_reported_;
+    std::optional<LevelRange> levels_;
     std::set<Material> present_;
     std::set<Material> failed_;
     std::set<Material> dtw_failed_;
@@ -211,8 +218,8 @@ private:
 }  // namespace
 
 VerifyReport verify_folder(const fs::path& dir, const std::vector<Material>& only, std::ostream& log,
-                           std::size_t max_reported) {
-    return Verifier(dir, log, max_reported).run(only);
+                           std::size_t max_reported, std::optional<LevelRange> levels) {
+    return Verifier(dir, log, max_reported, levels).run(only);
 }
 
 }  // namespace dtb

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/pair_layout.hpp"
 #include "index/material.hpp"
 #include "probe/format.hpp"
 
@@ -36,7 +37,9 @@ std::vector<Material> materials_in_folder(const std::filesystem::path& dir);
 
 // Checks the given materials (all of `dir` when empty). Progress lines go to `log`. Throws
 // std::runtime_error when `dir` is not a folder, or holds no database file and `only` is empty.
+// With `levels`, only the positions whose men advancement is in that range are checked (a slice
+// of a pair, gen/slices.hpp, so that a large pair's check can be split into tasks).
 VerifyReport verify_folder(const std::filesystem::path& dir, const std::vector<Material>& only, std::ostream& log,
-                           std::size_t max_reported = 10);
+                           std::size_t max_reported = 10, std::optional<LevelRange> levels = std::nullopt);
 
 }  // namespace dtb

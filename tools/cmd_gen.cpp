@@ -2,12 +2,14 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <tbb/global_control.h>
 #include <unistd.h>
 
 #include "gen/builder.hpp"
+#include "gen/slices.hpp"
 #include "gen/verify.hpp"
 #include "gen/workflow.hpp"
 #include "probe/table_file.hpp"
@@ -91,15 +93,16 @@ int run_gen(const GenOptions& o) {
 int run_verify(const std::string& dir, const std::vector<std::string>& names, const std::string& task, int threads) {
     const auto limit = limit_threads(threads);
     std::vector<Material> materials = parse_materials(names);
+    std::optional<LevelRange> levels;
     if (!task.empty()) {
         WorkflowPlan plan;
         const WorkflowTask t = plan_task(dir, task, plan);
-        if (slice_step_of_task(t) > 0)
-            throw std::invalid_argument("task " + task + " solves one slice of a pair, whose values are checked "
-                                        "once its files are written: verify the pair's task instead");
         materials = t.materials;
+        // A slice task: its slice's positions in the pair's files (written by the pair's task).
+        if (const int k = slice_step_of_task(t); k > 0)
+            levels = slice_levels(t.materials.front(), plan.slices_of(t)).at(static_cast<std::size_t>(k - 1));
     }
-    const VerifyReport report = verify_folder(dir, materials, std::cerr);
+    const VerifyReport report = verify_folder(dir, materials, std::cerr, 10, levels);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
     for (const Inconsistency& i : report.inconsistencies)
         if (i.stored_dtw)
@@ -223,7 +226,9 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     auto* verify = app.add_subcommand("verify", "Check every checksum and every stored value against its successors");
     verify->add_option("-d,--db", *verify_dir, "Database folder")->required();
     auto* only = verify->add_option("-m,--material", *verify_names, "Check only these materials")->delimiter(',');
-    verify->add_option("--task", *verify_task, "Check only the materials of this task of DB/plan.tsv (dtb plan)")
+    verify->add_option("--task", *verify_task,
+                       "Check only the materials of this task of DB/plan.tsv (dtb plan); for a slice task "
+                       "(PAIR.sK), only its slice's positions, in the pair's files")
         ->excludes(only);
     verify->add_option("-t,--threads", *verify_threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 1024));
     verify->footer("Exit code 0 only if everything holds; otherwise the first inconsistencies are printed.");

@@ -125,10 +125,21 @@ expect_code 3 "the pair before its slices" "$dtb" gen --task KvKKM --out "$work/
 for k in 1 2 3; do expect_code 0 "slice $k" "$dtb" gen --task "KvKKM.s$k" --out "$work/by-hand"; done
 expect_code 0 "slice 3 again" "$dtb" gen --task KvKKM.s3 --out "$work/by-hand"
 grep -q "finished already" "$work/err" || fail "a finished slice task did not say so: $(cat "$work/err")"
-expect_code 2 "verify a slice task" "$dtb" verify --task KvKKM.s2 --db "$work/by-hand"
 expect_code 0 "the pair from its slices" "$dtb" gen --task KvKKM --out "$work/by-hand"
 for f in KvKKM.wdl KKMvK.wdl; do cmp -s "$reference/$f" "$work/by-hand/$f" || fail "$f from slice tasks by hand differs"; done
 expect_code 0 "verify the pair's task" "$dtb" verify --task KvKKM --db "$work/by-hand"
+checked() { sed -n 's/^ok	positions checked \([0-9]*\)	.*/\1/p' "$work/out"; }
+pair_checked=$(checked)
+[ -n "$pair_checked" ] && [ "$pair_checked" -gt 0 ] || fail "verify --task KvKKM: $(cat "$work/out")"
+# Each slice task checks its slice's positions in the pair's files: together, the pair's.
+sum=0
+for k in 1 2 3; do
+  expect_code 0 "verify slice $k" "$dtb" verify --task "KvKKM.s$k" --db "$work/by-hand"
+  n=$(checked)
+  [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt "$pair_checked" ] || fail "verify --task KvKKM.s$k: $(cat "$work/out")"
+  sum=$((sum + n))
+done
+[ "$sum" = "$pair_checked" ] || fail "the slices checked $sum positions, the pair $pair_checked"
 
 # Snakemake on this machine, with a 4-piece task killed half-way: the run fails, the rerun
 # resumes, and the files are dtb gen's.
