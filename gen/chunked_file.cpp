@@ -97,8 +97,10 @@ std::optional<Directory> read_directory(std::FILE* file, const fs::path& path) {
         std::fread(d.part_bytes.data(), sizeof(std::uint64_t), d.part_bytes.size(), file) != d.part_bytes.size())
         return std::nullopt;
     std::uint64_t chunks = 0;
-    for (const std::uint64_t bytes : d.part_bytes) chunks += chunks_of(bytes);
-    if (chunks > size / sizeof(std::uint64_t)) return std::nullopt;
+    for (const std::uint64_t bytes : d.part_bytes) {
+        chunks += chunks_of(bytes);
+        if (chunks > size / sizeof(std::uint64_t)) return std::nullopt;  // also before a sum could wrap
+    }
     d.frame_sizes.resize(chunks);
     const long tables = parts_table + static_cast<long>(chunks * sizeof(std::uint64_t));
     if (static_cast<std::uint64_t>(tables) > size || std::fseek(file, -tables, SEEK_END) != 0 ||

@@ -55,9 +55,11 @@ MemoryPlan::PairMemory MemoryPlan::pair_memory(std::size_t current) const {
     PairMemory out;
     out.bytes = solver_bytes(plan_[current]);
     std::vector<TableId> wdl;
-    for (const TableId& t : reads_of(plan_[current])) {
+    const Material& m = plan_[current];
+    for (const TableId& t : reads_of(m)) {
         out.bytes += table_bytes(t);
-        if (!t.dtw) wdl.push_back(t);
+        // The pair's own WDL (read by its DTW pass) is solved, not read, when the WDL pass runs.
+        if (!t.dtw && t.material != m && t.material != m.mirror()) wdl.push_back(t);
     }
     if (limit_bytes_ == 0 || out.bytes <= limit_bytes_) return out;
     std::stable_sort(wdl.begin(), wdl.end(), [this](const TableId& a, const TableId& b) { return table_bytes(a) > table_bytes(b); });

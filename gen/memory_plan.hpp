@@ -64,7 +64,7 @@ public:
     // The WDL tables the pair of plan()[current] reads from their files through a block cache of
     // kInputCacheBytes instead of holding them: when the tables it reads and its solver would pass
     // the limit, the largest, until the rest, the cache and the solver fit (or none is left). None
-    // without a limit; never a DTW table.
+    // without a limit; never a DTW table, nor the pair's own WDL (which its DTW pass reads).
     std::vector<TableId> read_through_files(std::size_t current) const { return pair_memory(current).through_files; }
 
     // Before the pair of plan()[current] is solved (or its inputs loaded), with the unread tables

@@ -198,8 +198,10 @@ std::function<void(std::uint64_t, std::span<std::uint8_t>)> SliceFiles::value_st
 
 void SliceFiles::remove_all() const {
     std::error_code ignored;
+    std::vector<fs::path> ours;  // listed first: removing while iterating may skip entries
     for (const auto& entry : fs::directory_iterator(dir_, ignored))
-        if (entry.path().filename().string().starts_with(name_ + ".levels-")) fs::remove(entry.path(), ignored);
+        if (entry.path().filename().string().starts_with(name_ + ".levels-")) ours.push_back(entry.path());
+    for (const fs::path& p : ours) fs::remove(p, ignored);
     fs::remove(dir_, ignored);  // only if empty
 }
 

@@ -73,8 +73,14 @@ TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenThe
     EXPECT_EQ(through(solver + cache + kTableSmall).size(), 2u);            // the largest, then one more
     EXPECT_EQ(through(solver + cache + kTableSmall).front(), (TableId{named("KvKK"), false}));
     EXPECT_EQ(through(1000).size(), 3u);                                    // not even the cache fits: all
-    // A build with distances reads DTW tables too: they are never read through the cache.
-    for (const TableId& t : MemoryPlan(order, true, 1000, sizes).read_through_files(current)) EXPECT_FALSE(t.dtw);
+    // A build with distances reads DTW tables and the pair's own WDL too: never through the cache.
+    const auto with_dtw = MemoryPlan(order, true, 1000, sizes).read_through_files(current);
+    EXPECT_EQ(with_dtw.size(), 3u);
+    for (const TableId& t : with_dtw) {
+        EXPECT_FALSE(t.dtw);
+        EXPECT_NE(t.material, named("KMvK"));
+        EXPECT_NE(t.material, named("KvKM"));
+    }
 }
 
 // The estimate's subgame size against the subgames the solver's layout builds, every men
