@@ -248,12 +248,12 @@ private:
     void check_task_inputs() const {
         if (options_.slice_step != BuildOptions::kAllSlices) {
             const Material& m = memory_plan_.plan().front();
-            const std::vector<std::string> names = slice_file_names(m, options_.slices);
-            const std::size_t needed = options_.slice_step > 0 ? static_cast<std::size_t>(options_.slice_step - 1) : names.size();
+            const SliceFiles files(options_.dir, m);
             const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+            const std::size_t needed = options_.slice_step > 0 ? static_cast<std::size_t>(options_.slice_step - 1) : slices.size();
             for (std::size_t k = 0; k < needed; ++k)
-                if (!SliceFiles(options_.dir, m).finished(slices[k]))
-                    throw TableError((options_.dir / names[k]).string() + ": missing or incomplete; task " + options_.task +
+                if (!files.finished(slices[k]))
+                    throw TableError(files.path(slices[k]).string() + ": missing or incomplete; task " + options_.task +
                                      " reads it (run the task of plan.tsv that writes it first)");
             if (options_.slice_step == BuildOptions::kWriteFromSlices) return;
         }
@@ -616,32 +616,35 @@ private:
         for (int side = 0; side < layout.side_count(); ++side) {
             const Material& material = layout.index(side).material();
             const std::uint64_t n = layout.index(side).size();
+            // The values a later pair (or the DTW pass) reads are taken from the same pass over the
+            // slice files as the file's blocks, where there is a file to write.
+            const bool keep = options_.dtw || next_read.count({material, false});
+            std::optional<PackedValues> kept;
+            if (keep) kept.emplace(n);
+            const ValueByteStream slices_stream = files.value_stream(slices, layout, side);
+            const ValueByteStream stream = [&](std::uint64_t first, std::span<std::uint8_t> out) {
+                slices_stream(first, out);
+                if (kept)
+                    kept->store_range(first, out.size(), [&](std::uint64_t k) { return static_cast<Value>(out[k] & kValueMask); });
+            };
             if (!has_file(options_.dir, material)) {
                 progress_.update(label + " writing " + format::wdl_file_name(material), 0);
-                const WrittenFile written = write_wdl_file(options_.dir, material, n,
-                                                           files.value_stream(slices, layout, side), options_.write);
+                const WrittenFile written = write_wdl_file(options_.dir, material, n, stream, options_.write);
                 progress_.finish();
                 log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
+            } else if (keep) {
+                std::vector<std::uint8_t> bytes(std::size_t{1} << 20);
+                for (std::uint64_t first = 0; first < n; first += bytes.size())
+                    stream(first, std::span<std::uint8_t>(bytes).first(std::min<std::uint64_t>(bytes.size(), n - first)));
             }
-            if (options_.dtw || next_read.count({material, false})) {
-                tables_.add(material, values_from_stream(n, files.value_stream(slices, layout, side)));
+            if (keep) {
+                tables_.add(material, std::move(*kept));
                 save_resume_copy({material, false});
             }
         }
         // A workflow engine removes the slice files it made (Snakemake's temp(), make's
         // .INTERMEDIATE), and knows them gone; removing them here would confuse it.
         if (options_.slice_step == BuildOptions::kAllSlices) files.remove_all();
-    }
-
-    static PackedValues values_from_stream(std::uint64_t positions, const ValueByteStream& stream) {
-        PackedValues values(positions);
-        std::vector<std::uint8_t> bytes(std::size_t{1} << 20);
-        for (std::uint64_t first = 0; first < positions; first += bytes.size()) {
-            const std::span<std::uint8_t> part(bytes.data(), std::min<std::uint64_t>(bytes.size(), positions - first));
-            stream(first, part);
-            values.store_range(first, part.size(), [&](std::uint64_t k) { return static_cast<Value>(part[k] & kValueMask); });
-        }
-        return values;
     }
 
     const BuildOptions& options_;

@@ -93,15 +93,14 @@ public:
                 add_pair(group, m);
                 continue;
             }
-            const int slices = slices_for(m);
-            if (slices > 1) {
-                add_sliced_pair(plan, m, slices);
+            WorkflowTask whole = pair_task(m);
+            const int slices = slices_for(m, whole);
+            if (slices > 1 && slice_levels(m, slices).size() > 1) {
+                add_sliced_pair(plan, m, slices, std::move(whole));
                 continue;
             }
-            WorkflowTask task;
-            task.id = m.name();
-            add_pair(task, m);
-            plan.tasks.push_back(within_budget(finish(std::move(task))));
+            // A pair of one level (kings only) is one task whatever the slices.
+            plan.tasks.push_back(within_budget(std::move(whole), memory_.solver_bytes(m)));
         }
         if (!group.materials.empty()) {
             group.id = "upto" + std::to_string(group.pieces());
@@ -125,14 +124,20 @@ private:
         return it->second;
     }
 
+    // The task solving the whole pair of m.
+    WorkflowTask pair_task(const Material& m) {
+        WorkflowTask task;
+        task.id = m.name();
+        add_pair(task, m);
+        return finish(std::move(task));
+    }
+
     // The slices of the pair of m: as the options fix them; with a budget, the fewest whose solver
     // (a slice's values, its boundary, the cells of the largest subgame) takes at most half of it,
-    // when the whole pair's task would not fit.
-    int slices_for(const Material& m) {
+    // when `whole`, the whole pair's task, would not fit.
+    int slices_for(const Material& m, const WorkflowTask& whole) {
         if (options_.slices > 1 || options_.memory_bytes == 0 || options_.dtw) return options_.slices;
-        WorkflowTask whole;
-        add_pair(whole, m);
-        if (finish(std::move(whole)).memory_bytes <= options_.memory_bytes) return 1;
+        if (whole.memory_bytes <= options_.memory_bytes) return 1;
         const int levels = static_cast<int>(pair_positions_by_level(m).size());
         MemoryPlan sliced(order_, false, 0, [this](const Material& x) { return positions(x); });
         for (int k = 2; k < levels; ++k) {
@@ -143,30 +148,19 @@ private:
     }
 
     // With a budget, a task's estimate is at most the budget (the tables beyond it are read
-    // through a block cache), and at least its solver and that cache.
-    WorkflowTask within_budget(WorkflowTask task) const {
+    // through a block cache), and at least its solver (`solver` bytes) and that cache.
+    WorkflowTask within_budget(WorkflowTask task, std::uint64_t solver) const {
         if (options_.memory_bytes == 0 || task.memory_bytes <= options_.memory_bytes) return task;
-        task.memory_bytes = std::max(options_.memory_bytes, task_solver_bytes_ + MemoryPlan::kInputCacheBytes);
+        task.memory_bytes = std::max(options_.memory_bytes, solver + MemoryPlan::kInputCacheBytes);
         return task;
     }
 
     // A task per slice, each reading the file of the slice before it, then the task that writes
-    // the pair's files from all of them. A pair of one level (kings only) is one task as without
-    // slices.
-    void add_sliced_pair(WorkflowPlan& plan, const Material& m, int count) {
+    // the pair's files from all of them; `whole` is the whole pair's task.
+    void add_sliced_pair(WorkflowPlan& plan, const Material& m, int count, WorkflowTask whole) {
         const std::vector<LevelRange> slices = slice_levels(m, count);
-        if (slices.size() == 1) {  // kings only: one level
-            WorkflowTask task;
-            task.id = m.name();
-            add_pair(task, m);
-            plan.tasks.push_back(within_budget(finish(std::move(task))));
-            return;
-        }
         const std::vector<std::string> files = slice_file_names(m, count);
         const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);
-        WorkflowTask whole;
-        add_pair(whole, m);
-        whole = finish(std::move(whole));
         const std::uint64_t solver = memory_.solver_bytes(m), subgame = PairLayout::largest_subgame(m);
         for (std::size_t k = 0; k < slices.size(); ++k) {
             WorkflowTask task = whole;
@@ -178,10 +172,10 @@ private:
             // The solver's values shrink with the slice; the cells of its largest subgame do not. The
             // boundary (at most the slice before) is counted at the values' rate.
             const std::uint64_t values = (solver - subgame * 9 / 4) * task.positions / whole.positions;
-            task_solver_bytes_ = 2 * values + subgame * 9 / 4;
-            task.memory_bytes = whole.memory_bytes - solver - own_tables_of(m) + task_solver_bytes_;
+            const std::uint64_t slice_solver = 2 * values + subgame * 9 / 4;
+            task.memory_bytes = whole.memory_bytes - solver - own_tables_of(m) + slice_solver;
             task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
-            plan.tasks.push_back(within_budget(std::move(task)));
+            plan.tasks.push_back(within_budget(std::move(task), slice_solver));
         }
         whole.id = m.name();
         whole.inputs = files;
@@ -218,14 +212,12 @@ private:
         // The task's own finished pairs stay in memory while later pairs of a group read them.
         for (const Material& m : task.materials) tables += memory_.table_bytes({m, false});
         task.memory_bytes = tables + solver;
-        task_solver_bytes_ = solver;
         task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition *
                            (options_.dtw ? 1 + kDtwCpuFactor : 1.0);
         return task;
     }
 
     const WorkflowOptions& options_;
-    std::uint64_t task_solver_bytes_ = 0;  // of the task last estimated (finish, add_sliced_pair)
     std::map<Material, std::uint64_t> positions_;  // declared before memory_, which reads it
     std::vector<Material> order_;
     MemoryPlan memory_;
