@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 
@@ -38,23 +39,42 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // A lock on DIR/.dtb-gen.lock: exclusive for a build of the whole folder, so that two builds never
 // write one folder; shared for the tasks of a workflow plan, which also take an exclusive lock of
 // their own (DIR/.dtb-task-ID.lock), so that tasks run side by side but never one task twice, nor
-// a task beside a whole-folder build.
+// a task beside a whole-folder build. A task's lock file is removed when it ends (a plan has
+// thousands of tasks); the folder's stays.
 class FileLock {
 public:
-    FileLock(const fs::path& path, bool exclusive, const std::string& busy) {
-        fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd_ < 0)
-            throw std::runtime_error("cannot write to " + path.parent_path().string() + ": " + std::strerror(errno));
-        if (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+    FileLock(const fs::path& path, bool exclusive, const std::string& busy, bool remove_at_end)
+        : path_(path), remove_at_end_(remove_at_end) {
+        for (;;) {
+            fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+            if (fd_ < 0)
+                throw std::runtime_error("cannot write to " + path.parent_path().string() + ": " + std::strerror(errno));
+            if (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+                ::close(fd_);
+                throw std::runtime_error(busy);
+            }
+            // A holder that removes its file at the end may have done so between our open and our
+            // lock: then we hold a lock on a file nobody else can find, and take the new one instead.
+            if (!remove_at_end_ || still_named()) return;
             ::close(fd_);
-            throw std::runtime_error(busy);
         }
     }
-    ~FileLock() { ::close(fd_); }
+    ~FileLock() {
+        if (remove_at_end_) ::unlink(path_.c_str());  // while still locked: see the constructor
+        ::close(fd_);
+    }
     FileLock(const FileLock&) = delete;
     FileLock& operator=(const FileLock&) = delete;
 
 private:
+    bool still_named() const {
+        struct stat held {}, named {};
+        return ::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+               held.st_ino == named.st_ino;
+    }
+
+    fs::path path_;
+    bool remove_at_end_;
     int fd_ = -1;
 };
 
@@ -64,11 +84,12 @@ struct FolderLock {
     FolderLock(const fs::path& dir, const std::string& task_id) {
         const std::string where = dir.string();
         if (task_id.empty()) {
-            folder.emplace(dir / ".dtb-gen.lock", true, "another dtb gen is writing to " + where);
+            folder.emplace(dir / ".dtb-gen.lock", true, "another dtb gen is writing to " + where, false);
             return;
         }
-        folder.emplace(dir / ".dtb-gen.lock", false, "a dtb gen of the whole folder is writing to " + where);
-        task.emplace(dir / (".dtb-task-" + task_id + ".lock"), true, "task " + task_id + " is running already in " + where);
+        folder.emplace(dir / ".dtb-gen.lock", false, "a dtb gen of the whole folder is writing to " + where, false);
+        task.emplace(dir / (".dtb-task-" + task_id + ".lock"), true, "task " + task_id + " is running already in " + where,
+                     true);
     }
 };
 
@@ -194,7 +215,7 @@ public:
             } else if (wdl_missing) {
                 load_wdl_inputs(m, i);
                 make_room(i, next_read);
-                if (options_.slices > 1)
+                if (memory_plan_.slices_of(m) > 1)
                     solve_in_slices_and_write(m, i, plan.size(), next_read);
                 else
                     solve_and_write(m, i, plan.size());
@@ -224,7 +245,7 @@ private:
     bool task_finished_already() {
         if (options_.slice_step > 0) {
             const Material& m = memory_plan_.plan().front();
-            const LevelRange levels = slice_of_task(m);
+            const LevelRange levels = slice_at_step(m, options_.slices, options_.slice_step);
             const bool finished = SliceFiles(options_.dir, m).finished(levels);
             if (finished) log_ << "task " << options_.task << ": finished already\n" << std::flush;
             return finished;
@@ -515,12 +536,23 @@ private:
         }
     }
 
+    SolverOptions solver_options(const Material& m, std::size_t position) {
+        SolverOptions o;
+        o.compact_large_subgames = memory_plan_.compact_cells(position);
+        if (o.compact_large_subgames) {
+            progress_.finish();
+            log_ << m.name() << ": its large subgames held compact, 0.75 bytes a position instead of 2.25 (the solver's "
+                 << "cells and the tables it reads do not fit in --memory)\n" << std::flush;
+        }
+        return o;
+    }
+
     void solve_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
-        auto solved = solve_material_pair(m, tables_, [&](double f, const std::string& note) {
-            progress_.update(label + " solving", f, note);
-        });
+        auto solved = solve_material_pair(
+            m, tables_, [&](double f, const std::string& note) { progress_.update(label + " solving", f, note); },
+            solver_options(m, position));
         for (SolvedMaterial& s : solved) {
             if (!has_file(options_.dir, s.material)) {
                 const WrittenFile written = write_wdl_file(options_.dir, s, options_.write);
@@ -553,18 +585,17 @@ private:
         }
     }
 
-    LevelRange slice_of_task(const Material& m) const {
-        const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
-        if (options_.slice_step > static_cast<int>(slices.size()))
-            throw std::invalid_argument("task " + options_.task + ": the pair has " + std::to_string(slices.size()) + " slices");
-        return slices[static_cast<std::size_t>(options_.slice_step - 1)];
-    }
-
     void solve_slices_and_write(const Material& m, std::size_t position, std::size_t plan_size,
                                 const MemoryPlan::NextReads& next_read, const SliceFiles& files) {
         const std::string label = label_of(m, position, plan_size);
         const PairLayout layout(m);
-        const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
+        const std::vector<LevelRange> slices = slice_levels(m, memory_plan_.slices_of(m));
+        const SolverOptions solver = solver_options(m, position);
+        if (options_.slices == MemoryPlan::kSlicesWithinLimit) {
+            progress_.finish();
+            log_ << m.name() << ": solved in " << slices.size() << " slices (the whole pair's solver and the tables it reads "
+                 << "do not fit in --memory)\n" << std::flush;
+        }
         for (std::size_t k = 0; k < slices.size(); ++k) {
             if (options_.slice_step > 0 && k + 1 != static_cast<std::size_t>(options_.slice_step)) continue;
             const std::string slice_label = label + " slice " + std::to_string(k + 1) + "/" + std::to_string(slices.size());
@@ -575,10 +606,10 @@ private:
             }
             const auto slice_start = std::chrono::steady_clock::now();
             auto boundary = k == 0 ? std::vector<HeldValues>() : files.read_boundary(slices[k - 1], layout);
-            const SolvedSlice solved = solve_material_slice(m, tables_, slices[k], std::move(boundary),
-                                                            [&](double f, const std::string& note) {
-                                                                progress_.update(slice_label + " solving", f, note);
-                                                            });
+            const SolvedSlice solved = solve_material_slice(
+                m, tables_, slices[k], std::move(boundary),
+                [&](double f, const std::string& note) { progress_.update(slice_label + " solving", f, note); },
+                solver);
             files.write(solved, layout);
             std::uint64_t positions = 0;
             for (const HeldValues& side : solved.sides) positions += side.values.positions();
@@ -597,7 +628,7 @@ private:
                            const MemoryPlan::NextReads& next_read) {
         const PairLayout layout(m);
         try {
-            write_pair_from(label_of(m, position, plan_size), layout, slice_levels(m, options_.slices),
+            write_pair_from(label_of(m, position, plan_size), layout, slice_levels(m, memory_plan_.slices_of(m)),
                             SliceFiles(options_.dir, m), next_read);
         } catch (const DamagedScratchFile& e) {
             throw damaged_task_input(e);

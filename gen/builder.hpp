@@ -30,7 +30,8 @@ struct BuildOptions {
     bool keep_copies = false;
     // Each pair is solved in this many slices of men-advancement levels (fewer where it has fewer
     // levels), one after another, each kept in DIR/.dtb-slices until the pair's files are written,
-    // so that the solver holds one slice's values at a time. 1: whole pairs. WDL only: the
+    // so that the solver holds one slice's values at a time. 1: whole pairs;
+    // MemoryPlan::kSlicesWithinLimit (0): as many as memory_bytes needs, pair by pair. WDL only: the
     // distances to win are solved a whole pair at a time.
     int slices = 1;
     // A task of a sliced plan (gen/workflow.hpp) does one step of its pair: kAllSlices solves every

@@ -5,6 +5,7 @@
 
 #include "gen/dtw_solver.hpp"
 #include "gen/pair_layout.hpp"
+#include "gen/slices.hpp"
 
 namespace dtb {
 namespace {
@@ -41,19 +42,42 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
 // capture flag; the DTW solver's distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
-// solver's 2-byte cell and two frontier bits; the DTW solver's (kDtwSubgameBytes).
-std::uint64_t MemoryPlan::solver_bytes(const Material& m) const {
+// solver's 2-byte cell (compact: 4 bits) and two frontier bits; the DTW solver's (kDtwSubgameBytes).
+std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
+    return solver_bytes_in(m, slices_of(m), compact_cells);
+}
+
+std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool compact_cells) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
     if (dtw_) return pair * 5 / 2 + subgame * kDtwSubgameBytes;
     // A slice: its values and its boundary, each at most about a slice's share of the pair.
-    const std::uint64_t values = slices_ > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices_) : pair * 3 / 8;
-    return values + subgame * 9 / 4;
+    const std::uint64_t values = slices > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices) : pair * 3 / 8;
+    return values + (compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4);
+}
+
+std::uint64_t MemoryPlan::bytes_read_by(const Material& m) const {
+    std::uint64_t out = 0;
+    for (const TableId& t : reads_of(m)) out += table_bytes(t);
+    return out;
+}
+
+int MemoryPlan::slices_of(const Material& m) const {
+    if (slices_ != kSlicesWithinLimit) return slices_;
+    // The distances to win are solved a whole pair at a time.
+    if (limit_bytes_ == 0 || dtw_ || solver_bytes_in(m, 1, false) + bytes_read_by(m) <= limit_bytes_) return 1;
+    return slices_within(m, limit_bytes_ / 2);
+}
+
+int MemoryPlan::slices_within(const Material& m, std::uint64_t bytes) const {
+    const int levels = static_cast<int>(pair_positions_by_level(m).size());
+    for (int k = 2; k < levels; ++k)
+        if (solver_bytes_in(m, k, false) <= bytes) return k;
+    return std::max(levels, 1);
 }
 
 MemoryPlan::PairMemory MemoryPlan::pair_memory(std::size_t current) const {
     PairMemory out;
-    out.bytes = solver_bytes(plan_[current]);
     std::vector<TableId> wdl;
     const Material& m = plan_[current];
     for (const TableId& t : reads_of(m)) {
@@ -61,7 +85,14 @@ MemoryPlan::PairMemory MemoryPlan::pair_memory(std::size_t current) const {
         // The pair's own WDL (read by its DTW pass) is solved, not read, when the WDL pass runs.
         if (!t.dtw && t.material != m && t.material != m.mirror()) wdl.push_back(t);
     }
+    const std::uint64_t tables = out.bytes;
+    out.bytes = tables + solver_bytes(m);
     if (limit_bytes_ == 0 || out.bytes <= limit_bytes_) return out;
+    if (!dtw_ && PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
+        out.compact_cells = true;
+        out.bytes = tables + solver_bytes(m, true);
+        if (out.bytes <= limit_bytes_) return out;
+    }
     std::stable_sort(wdl.begin(), wdl.end(), [this](const TableId& a, const TableId& b) { return table_bytes(a) > table_bytes(b); });
     out.bytes += kInputCacheBytes;
     for (const TableId& t : wdl) {

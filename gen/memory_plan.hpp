@@ -35,8 +35,18 @@ public:
     const std::vector<Material>& plan() const { return plan_; }
 
     // The builder solves pairs in this many slices (gen/slices.hpp): the WDL solver then holds one
-    // slice's values and its boundary, not the pair's.
+    // slice's values and its boundary, not the pair's. 1: whole pairs. kSlicesWithinLimit: whole
+    // pairs where the solver and the tables the pair reads fit in the limit, else the fewest
+    // slices whose solver takes at most half of it (slices_within).
+    static constexpr int kSlicesWithinLimit = 0;
     void solve_in_slices(int slices) { slices_ = slices; }
+
+    // The slices the builder solves the pair of m in (slice_levels may give fewer).
+    int slices_of(const Material& m) const;
+
+    // The fewest slices, at least 2, whose WDL solver (solver_bytes) takes at most `bytes`; one a
+    // level when none does. 1 for a pair of one level (kings only), which cannot be sliced.
+    int slices_within(const Material& m, std::uint64_t bytes) const;
 
     // Bytes of the block cache through which a pair reads the tables that do not fit in memory.
     static constexpr std::uint64_t kInputCacheBytes = std::uint64_t{256} << 20;
@@ -49,8 +59,9 @@ public:
     std::uint64_t table_bytes(const TableId& t) const;
 
     // Memory of the solvers for the pair of m beyond the tables they read: per position of the
-    // pair, and per position of its largest subgame (whose cells each solver holds at once).
-    std::uint64_t solver_bytes(const Material& m) const;
+    // pair, and per position of its largest subgame (whose cells each solver holds at once; with
+    // `compact_cells`, the WDL solver's compact form, SolverOptions in gen/solver.hpp).
+    std::uint64_t solver_bytes(const Material& m, bool compact_cells = false) const;
 
     // Where in the plan each table is read next after `current`: the first pair after it not in
     // `done` that reads it. A table absent from the map is read by no pair still to be built.
@@ -67,6 +78,12 @@ public:
     // without a limit; never a DTW table, nor the pair's own WDL (which its DTW pass reads).
     std::vector<TableId> read_through_files(std::size_t current) const { return pair_memory(current).through_files; }
 
+    // Whether the WDL solver holds the large subgames of the pair of plan()[current] compact: when
+    // its cells and the tables it reads would pass the limit. Tried before the block cache: it
+    // costs that pair's large subgames 1.16-1.31 times their time (6-piece kings-only pairs), where the
+    // cache slows every lookup.
+    bool compact_cells(std::size_t current) const { return pair_memory(current).compact_cells; }
+
     // Before the pair of plan()[current] is solved (or its inputs loaded), with the unread tables
     // already freed: the tables of `in_memory` to move to scratch copies, in that order. Those the
     // pair does not read go, the ones read latest first, until what stays, the tables the pair
@@ -77,9 +94,12 @@ public:
 private:
     struct PairMemory {
         std::uint64_t bytes = 0;  // the solver, the tables held and the cache
+        bool compact_cells = false;
         std::vector<TableId> through_files;
     };
     PairMemory pair_memory(std::size_t current) const;
+    std::uint64_t solver_bytes_in(const Material& m, int slices, bool compact_cells) const;
+    std::uint64_t bytes_read_by(const Material& m) const;
 
     std::vector<Material> plan_;
     int slices_ = 1;

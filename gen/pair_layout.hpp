@@ -28,6 +28,11 @@ struct Block {
     std::uint64_t local_offset = 0;
 };
 
+// A subgame of at least this many positions is large: the solvers settle it one frontier at a time
+// over all threads, and the WDL solver can hold it compact (SolverOptions). Kings-only pairs, and
+// configurations of one or two men among several kings, have large subgames.
+inline constexpr std::uint64_t kLargeSubgamePositions = std::uint64_t{1} << 16;
+
 struct Subgame {
     Block blocks[2];
     int block_count = 1;

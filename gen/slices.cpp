@@ -104,6 +104,14 @@ std::vector<LevelRange> slice_levels(const Material& m, int count) {
     return out;
 }
 
+LevelRange slice_at_step(const Material& m, int count, int step) {
+    const std::vector<LevelRange> slices = slice_levels(m, count);
+    if (step < 1 || step > static_cast<int>(slices.size()))
+        throw std::invalid_argument("the pair of " + m.name() + " has " + std::to_string(slices.size()) + " slices, not a slice " +
+                                    std::to_string(step));
+    return slices[static_cast<std::size_t>(step - 1)];
+}
+
 SliceFiles::SliceFiles(const fs::path& db_dir, const Material& m) : dir_(db_dir / ".dtb-slices"), name_(m.name()) {}
 
 fs::path SliceFiles::path(const LevelRange& levels) const {

@@ -72,6 +72,10 @@ std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
 // positions), from the most advanced down, with about equal numbers of positions.
 std::vector<LevelRange> slice_levels(const Material& m, int count);
 
+// Slice `step` (1 for the most advanced) of slice_levels(m, count); std::invalid_argument when the
+// pair has fewer slices (a kings-only pair has one, whatever the count).
+LevelRange slice_at_step(const Material& m, int count, int step);
+
 // The scratch files of the slices of one pair, in DIR/.dtb-slices. A file's tag names the pair
 // and its levels, so a file is only taken for the slice it was written for.
 class SliceFiles {

@@ -17,8 +17,6 @@ namespace {
 constexpr std::uint8_t kUnknown = 3;
 constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is a draw
 constexpr std::uint8_t kCountMask = 0x7F;
-constexpr std::uint64_t kParallelPropagateThreshold = 1 << 16;  // positions; below this a subgame propagates
-                                                                // on one thread
 // A settled position whose predecessors are still to settle. It carries its value and its kings
 // (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
 // miss) nor unranks its index. Small subgames queue these; large ones keep their frontier as bits
@@ -41,6 +39,41 @@ struct Cell {
     std::uint8_t counter;  // king moves whose value is not known yet; kHasDrawFlag
 };
 
+// A large subgame's positions in four bits each instead of a Cell's sixteen, for pairs whose cells
+// would pass the memory limit: the state (Value or kUnknown) and kCaptureFlag as in a Cell, and
+// kNibbleDraw for the counter's kHasDrawFlag. Without counters a position is found lost by looking
+// at its king moves again each time one of them settles as a win.
+constexpr std::uint8_t kNibbleDraw = 8;
+
+class NibbleStates {
+public:
+    explicit NibbleStates(std::uint64_t positions) : bytes_(vector_on_huge_pages<std::uint8_t>((positions + 1) / 2, 0)) {}
+    std::uint8_t get(std::uint64_t i) const {
+        const std::uint8_t b = std::atomic_ref(const_cast<std::uint8_t&>(bytes_[i >> 1])).load(std::memory_order_relaxed);
+        return static_cast<std::uint8_t>((b >> shift(i)) & 15);
+    }
+    std::uint8_t state(std::uint64_t i) const { return get(i) & kValueMask; }
+    // Once per position, while other threads initialise its neighbour.
+    void initialise(std::uint64_t i, std::uint8_t nibble) {
+        std::atomic_ref(bytes_[i >> 1]).fetch_or(static_cast<std::uint8_t>(nibble << shift(i)), std::memory_order_relaxed);
+    }
+    // Sets the state of an unknown position; false when it was settled already (by another thread).
+    bool settle(std::uint64_t i, Value v) {
+        std::atomic_ref byte(bytes_[i >> 1]);
+        std::uint8_t old = byte.load(std::memory_order_relaxed);
+        for (;;) {
+            if (((old >> shift(i)) & kValueMask) != kUnknown) return false;
+            const auto fresh = static_cast<std::uint8_t>((old & ~(kValueMask << shift(i))) | (static_cast<int>(v) << shift(i)));
+            if (byte.compare_exchange_weak(old, fresh, std::memory_order_relaxed)) return true;
+        }
+    }
+    void prefetch(std::uint64_t i) const { __builtin_prefetch(&bytes_[i >> 1]); }
+
+private:
+    static int shift(std::uint64_t i) { return static_cast<int>(i & 1) * 4; }
+    std::vector<std::uint8_t> bytes_;
+};
+
 // One thread's buffers, kept from one subgame to the next: fresh memory costs a page fault every
 // 4 KiB, which took a fifth of the time on KKKMvK.
 struct Scratch {
@@ -58,14 +91,16 @@ struct PendingSettle {
 class PairSolver {
 public:
     // The whole pair.
-    PairSolver(const Material& m, const ValueTables& finished) : finished_(finished), layout_(m), levels_(layout_.all_levels()) {
+    PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
+        : finished_(finished), layout_(m), levels_(layout_.all_levels()), compact_(options.compact_large_subgames) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
     // The slice of `levels`, with the values of level levels.highest + 1 in `boundary` (none for
     // the most advanced slice).
-    PairSolver(const Material& m, const ValueTables& finished, LevelRange levels, std::vector<HeldValues> boundary)
-        : finished_(finished), layout_(m), levels_(levels), boundary_(std::move(boundary)) {
+    PairSolver(const Material& m, const ValueTables& finished, LevelRange levels, std::vector<HeldValues> boundary,
+               SolverOptions options)
+        : finished_(finished), layout_(m), levels_(levels), compact_(options.compact_large_subgames), boundary_(std::move(boundary)) {
         auto men = layout_.men_indices_in(levels);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
@@ -118,29 +153,23 @@ private:
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
-    void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
-        const std::uint64_t local = b.local_offset + k;
+    Cell first_pass(const Block& b, const KingPlacement& kings) const {
         const Position pos = compose_position(b.men, kings);
-        if (has_capture(pos)) {
-            s.cells[local].state = static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag;
-            return;
-        }
+        if (has_capture(pos)) return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag), 0};
         bool has_draw = false;
         for (const Move& m : generate_quiet_man_moves(pos)) {
             const Value v = value_after_man_move(pos, apply_move(pos, m), b.side);
-            if (v == Value::Win) {
-                s.cells[local].state = static_cast<std::uint8_t>(Value::Win);
-                return;
-            }
+            if (v == Value::Win) return {static_cast<std::uint8_t>(Value::Win), 0};
             has_draw |= v == Value::Draw;
         }
         const std::size_t king_moves = count_quiet_king_moves(pos);
-        if (king_moves == 0) {
-            s.cells[local].state = static_cast<std::uint8_t>(has_draw ? Value::Draw : Value::Loss);
-            return;
-        }
+        if (king_moves == 0) return {static_cast<std::uint8_t>(has_draw ? Value::Draw : Value::Loss), 0};
         if (king_moves > kCountMask) throw std::length_error("too many king moves for the solver's counters");
-        s.cells[local].counter = static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0));
+        return {kUnknown, static_cast<std::uint8_t>(king_moves | (has_draw ? kHasDrawFlag : 0))};
+    }
+
+    static std::uint8_t nibble_of(const Cell& c) {
+        return static_cast<std::uint8_t>(c.state | ((c.counter & kHasDrawFlag) ? kNibbleDraw : 0));
     }
 
     void gather_predecessors(const Subgame& g, const Settled& e, Scratch& s, PendingSettle& out) const {
@@ -207,20 +236,33 @@ private:
 
     // A large subgame (kings only, or nearly): settles one frontier at a time, in parallel.
     void propagate_large(const Subgame& g, Scratch& s, const SubgameProgress& progress) const {
-        FrontierBits frontier(g.size), next(g.size);
+        FrontierBits frontier(g.size);
         for (std::uint64_t local = 0; local < g.size; ++local) {
             const auto v = static_cast<Value>(s.cells[local].state & kValueMask);
             if (v == Value::Win || v == Value::Loss) frontier.set(local);
         }
-        std::atomic<std::uint64_t> settled{0};  // wins and losses found by propagation
+        propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
+            std::vector<Settled> part = frontier_part(g, s, frontier, begin, end);
+            settle_range(g, part, 0, part.size(), s, [&](const Settled& p) { push(p.local); });
+        });
+    }
+
+    // Settles the predecessors of `frontier` (wins and losses, found by propagation), then theirs,
+    // one frontier at a time, until a round settles nothing: settle_words(begin, end, push) settles
+    // those of frontier words [begin, end), in parallel with other words, and push(local) puts a
+    // position it settled into the next frontier.
+    template <typename SettleWords>
+    void propagate_in_rounds(const Subgame& g, FrontierBits& frontier, const SubgameProgress& progress,
+                             SettleWords&& settle_words) const {
+        FrontierBits next(g.size);
+        std::atomic<std::uint64_t> settled{0};
         for (std::uint64_t round = 1;; ++round) {
             const std::uint64_t before = settled.load();
             tbb::this_task_arena::isolate([&] {
                 tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), 64), [&](const auto& r) {
-                    std::vector<Settled> part = frontier_part(g, s, frontier, r.begin(), r.end());
                     std::uint64_t pushed = 0;
-                    settle_range(g, part, 0, part.size(), s, [&](const Settled& p) {
-                        next.set_shared(p.local);
+                    settle_words(r.begin(), r.end(), [&](std::uint64_t local) {
+                        next.set_shared(local);
                         ++pushed;
                     });
                     settled.fetch_add(pushed, std::memory_order_relaxed);
@@ -245,7 +287,7 @@ private:
 
     void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
         layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
-            init_position(block, k, kings, s);
+            s.cells[block.local_offset + k] = first_pass(block, kings);
             notes.visited(k);
         });
     }
@@ -263,37 +305,110 @@ private:
     }
 
     void solve_subgame(const Subgame& g, const SubgameProgress& progress) {
+        if (compact_ && g.size >= kLargeSubgamePositions) return solve_subgame_compact(g, progress);
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
         FirstPassNotes notes(progress, g.size);
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s, notes);
-        if (g.size < kParallelPropagateThreshold) {
+        if (g.size < kLargeSubgamePositions) {
             s.queue.clear();
             for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
             settle_queue(g, s);
         } else {
             propagate_large(g, s, progress);
         }
-        for (int b = 0; b < g.block_count; ++b) write_block(g.blocks[b], s);
+        for (int b = 0; b < g.block_count; ++b)
+            write_block(g.blocks[b], [&](std::uint64_t local) { return s.cells[local].state; });
+    }
+
+    // A large subgame in NibbleStates, for a pair whose cells would pass the memory limit.
+    void solve_subgame_compact(const Subgame& g, const SubgameProgress& progress) {
+        NibbleStates states(g.size);
+        FrontierBits frontier(g.size);
+        FirstPassNotes notes(progress, g.size);
+        for (int b = 0; b < g.block_count; ++b) {
+            const Block& block = g.blocks[b];
+            layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
+                const Cell cell = first_pass(block, kings);
+                const std::uint64_t local = block.local_offset + k;
+                states.initialise(local, nibble_of(cell));
+                const auto v = static_cast<Value>(cell.state & kValueMask);
+                if (v == Value::Win || v == Value::Loss) frontier.set_shared(local);
+                notes.visited(k);
+            });
+        }
+        propagate_compact(g, states, frontier, progress);
+        for (int b = 0; b < g.block_count; ++b)
+            write_block(g.blocks[b], [&](std::uint64_t local) { return states.get(local); });
+    }
+
+    // Settles the predecessors of one frontier at a time, in parallel, like propagate_large; a
+    // predecessor of a win is looked at again, all its king moves, instead of counted down.
+    void propagate_compact(const Subgame& g, NibbleStates& states, FrontierBits& frontier, const SubgameProgress& progress) const {
+        propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
+            std::vector<Predecessor> predecessors;
+            for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
+                const auto value = static_cast<Value>(states.state(local));
+                const int block = g.block_of(local);
+                predecessors.clear();
+                layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, kings),
+                                             [&](std::uint64_t pred, const KingPlacement& k) {
+                                                 states.prefetch(pred);
+                                                 predecessors.push_back({k, static_cast<std::uint32_t>(pred)});
+                                             });
+                for (const auto& [k, pred] : predecessors) {
+                    const std::uint8_t nibble = states.get(pred);
+                    if ((nibble & kValueMask) != kUnknown) continue;
+                    const bool settles = value == Value::Loss ? states.settle(pred, Value::Win)
+                                                              : !(nibble & kNibbleDraw) && every_king_move_loses(g, pred, k, states) &&
+                                                                    states.settle(pred, Value::Loss);
+                    if (settles) push(pred);
+                }
+            });
+        });
+    }
+
+    // Whether every king move of position `local` (its kings `kings`; no capture) leads to a
+    // position that the opponent, to move there, has won.
+    bool every_king_move_loses(const Subgame& g, std::uint64_t local, const KingPlacement& kings, const NibbleStates& states) const {
+        const int block = g.block_of(local);
+        const Block& pb = g.blocks[g.partner(block)];
+        const PositionIndex& pidx = layout_.index(pb.side);
+        const Bitboard free = pidx.king_squares(pb.men);
+        const Bitboard empty = compose_position(g.blocks[block].men, kings).empty();
+        const Bitboard others = rotate_board(kings.black_kings);  // the movers of the partner block
+        for (Bitboard movers = kings.white_kings; movers; movers &= movers - 1) {
+            const Bitboard king = movers & -movers;
+            const Bitboard rest = rotate_board(kings.white_kings ^ king);
+            for (int step : kDirections)
+                for (Bitboard to = shift(king, step) & empty; to; to = shift(to, step) & empty) {
+                    const std::uint64_t next = pb.local_offset + pidx.king_index_in(free, {others, rest | rotate_board(to)});
+                    if (states.state(next) != static_cast<std::uint8_t>(Value::Win)) return false;
+                }
+        }
+        return true;
     }
 
     // Positions still unknown are draws. Neighbouring configurations may be written or read by
     // other threads meanwhile (store_range and merge_range share their edges atomically).
-    void write_block(const Block& block, const Scratch& s) {
+    // state_at(local) gives a position's state and kCaptureFlag.
+    template <typename StateAt>
+    void write_block(const Block& block, StateAt&& state_at) {
         const std::uint64_t n = layout_.index(block.side).king_placements();
-        const Cell* cells = s.cells.data() + block.local_offset;
+        const std::uint64_t offset = block.local_offset;
         HeldValues& own = own_[block.side];
         const std::uint64_t base = own.configs.base(block.base / n);
-        own.values.store_range(base, n, [cells](std::uint64_t k) {
-            const std::uint8_t v = cells[k].state & kValueMask;
+        own.values.store_range(base, n, [&](std::uint64_t k) {
+            const std::uint8_t v = state_at(offset + k) & kValueMask;
             return v == kUnknown ? Value::Draw : static_cast<Value>(v);
         });
-        own.captures.merge_range(base, n, [cells](std::uint64_t k) { return (cells[k].state & kCaptureFlag) != 0; });
+        own.captures.merge_range(base, n, [&](std::uint64_t k) { return (state_at(offset + k) & kCaptureFlag) != 0; });
     }
 
     const ValueTables& finished_;
     PairLayout layout_;
     LevelRange levels_;
+    bool compact_;
     std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
     std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
     tbb::enumerable_thread_specific<Scratch> scratch_;
@@ -302,15 +417,16 @@ private:
 }  // namespace
 
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
-                                                const ProgressCallback& progress) {
+                                                const ProgressCallback& progress, SolverOptions options) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return PairSolver(material, finished).solve_pair(progress);
+    return PairSolver(material, finished, options).solve_pair(progress);
 }
 
 SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, LevelRange levels,
-                                 std::vector<HeldValues> boundary, const ProgressCallback& progress) {
+                                 std::vector<HeldValues> boundary, const ProgressCallback& progress,
+                                 SolverOptions options) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return PairSolver(material, finished, levels, std::move(boundary)).solve_slice(progress);
+    return PairSolver(material, finished, levels, std::move(boundary), options).solve_slice(progress);
 }
 
 }  // namespace dtb

@@ -35,14 +35,24 @@ struct SolvedMaterial {
     }
 };
 
+// How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte
+// cell a position with a counter of its unsettled king moves, or, compact, four bits a position,
+// a third of the memory with the frontier bits (0.75 bytes a position instead of 2.25), at the
+// cost of looking at a position's king moves again each time one of them settles as a win (the
+// KvKKKKK pair 1.16 times the time, KKvKKKK 1.31). The values are the same.
+struct SolverOptions {
+    bool compact_large_subgames = false;
+};
+
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a
 // capture or a promotion must be in `finished`. The result does not depend on the thread count.
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
-                                                const ProgressCallback& progress = {});
+                                                const ProgressCallback& progress = {}, SolverOptions options = {});
 
 // Solves the slice `levels` of the pair of `material` (see gen/slices.hpp): `boundary` holds the
 // values of level levels.highest + 1 of either side (empty for the most advanced slice).
 SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, LevelRange levels,
-                                 std::vector<HeldValues> boundary, const ProgressCallback& progress = {});
+                                 std::vector<HeldValues> boundary, const ProgressCallback& progress = {},
+                                 SolverOptions options = {});
 
 }  // namespace dtb

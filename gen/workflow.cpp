@@ -29,6 +29,13 @@ constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
 // Writing a sliced pair's files from its slice files against solving it: 4.1 s against 16.3 s for
 // the KKMvKM pair, 2026-11-27 (docs/WORKFLOW.md).
 constexpr double kWriteCpuFactor = 0.25;
+// A large subgame held compact against held in cells: 1.16 and 1.31 times the time on the
+// kings-only pairs KvKKKKK and KKvKKKK, 2026-11-27 (README, "Databases"); the larger.
+constexpr double kCompactCpuFactor = 1.31;
+// A pair solved with every table it reads through the block cache against all in memory: 28.4 s
+// against 25.0 s for KKMvKM, 2026-11-27 (README, "Databases"). Where the cache holds less of what
+// is read (7 and 8 pieces) it costs more; not measured.
+constexpr double kThroughCacheCpuFactor = 1.14;
 
 const std::string kPlanMagic = "# dtb plan";
 
@@ -99,8 +106,14 @@ public:
                 add_sliced_pair(plan, m, slices, std::move(whole));
                 continue;
             }
-            // A pair of one level (kings only) is one task whatever the slices.
-            plan.tasks.push_back(within_budget(std::move(whole), memory_.solver_bytes(m)));
+            // A pair of one level (kings only) is one task whatever the slices; over the budget its
+            // solver holds its subgame compact (MemoryPlan::compact_cells).
+            const bool over_budget = options_.memory_bytes != 0 && whole.memory_bytes > options_.memory_bytes;
+            if (over_budget && !options_.dtw && PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
+                whole.cpu_seconds *= kCompactCpuFactor;
+                whole.memory_bytes = whole.memory_bytes - memory_.solver_bytes(m) + memory_.solver_bytes(m, true);
+            }
+            plan.tasks.push_back(within_budget(std::move(whole), memory_.solver_bytes(m, true)));
         }
         if (!group.materials.empty()) {
             group.id = "upto" + std::to_string(group.pieces());
@@ -135,23 +148,18 @@ private:
     // The slices of the pair of m: as the options fix them; with a budget, the fewest whose solver
     // (a slice's values, its boundary, the cells of the largest subgame) takes at most half of it,
     // when `whole`, the whole pair's task, would not fit.
-    int slices_for(const Material& m, const WorkflowTask& whole) {
+    int slices_for(const Material& m, const WorkflowTask& whole) const {
         if (options_.slices > 1 || options_.memory_bytes == 0 || options_.dtw) return options_.slices;
         if (whole.memory_bytes <= options_.memory_bytes) return 1;
-        const int levels = static_cast<int>(pair_positions_by_level(m).size());
-        MemoryPlan sliced(order_, false, 0, [this](const Material& x) { return positions(x); });
-        for (int k = 2; k < levels; ++k) {
-            sliced.solve_in_slices(k);
-            if (sliced.solver_bytes(m) <= options_.memory_bytes / 2) return k;
-        }
-        return std::max(levels, 1);
+        return memory_.slices_within(m, options_.memory_bytes / 2);
     }
 
     // With a budget, a task's estimate is at most the budget (the tables beyond it are read
-    // through a block cache), and at least its solver (`solver` bytes) and that cache.
+    // through a block cache, which slows it), and at least its solver (`solver` bytes) and that cache.
     WorkflowTask within_budget(WorkflowTask task, std::uint64_t solver) const {
         if (options_.memory_bytes == 0 || task.memory_bytes <= options_.memory_bytes) return task;
         task.memory_bytes = std::max(options_.memory_bytes, solver + MemoryPlan::kInputCacheBytes);
+        task.cpu_seconds *= kThroughCacheCpuFactor;
         return task;
     }
 

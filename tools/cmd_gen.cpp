@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gen/builder.hpp"
+#include "gen/memory_plan.hpp"
 #include "gen/slices.hpp"
 #include "gen/verify.hpp"
 #include "gen/workflow.hpp"
@@ -45,6 +46,7 @@ struct GenOptions {
     bool dtw_store_wins = false;
     bool keep_copies = false;
     int slices = 1;
+    bool slices_given = false;  // --slices on the command line (otherwise as --memory needs)
     bool memory_given = false;  // --memory on the command line (a task otherwise takes its plan's)
     double memory_gib = default_memory_gib();
     std::string task;
@@ -72,7 +74,7 @@ int run_gen(const GenOptions& o) {
     options.write.positions_per_block = o.block;
     options.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
     options.keep_copies = o.keep_copies;
-    options.slices = o.slices;
+    options.slices = o.slices_given ? o.slices : MemoryPlan::kSlicesWithinLimit;
     if (!o.task.empty()) {
         WorkflowPlan plan;
         const WorkflowTask task = plan_task(o.out, o.task, plan);
@@ -100,7 +102,7 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
         materials = t.materials;
         // A slice task: its slice's positions in the pair's files (written by the pair's task).
         if (const int k = slice_step_of_task(t); k > 0)
-            levels = slice_levels(t.materials.front(), plan.slices_of(t)).at(static_cast<std::size_t>(k - 1));
+            levels = slice_at_step(t.materials.front(), plan.slices_of(t), k);
     }
     const VerifyReport report = verify_folder(dir, materials, std::cerr, 10, levels);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
@@ -201,21 +203,22 @@ void add_gen_commands(CLI::App& app, Runner& run) {
                   "Keep OUT/.dtb-spill, the copies of the finished tables with their capture positions resolved, "
                   "after the build, so that a later build in OUT (--dtw after a WDL build, more pieces) starts from "
                   "them instead of searching every capture position again (removed at the end otherwise)");
-    gen->add_option("--slices", g->slices,
+    auto* slices = gen->add_option("--slices", g->slices,
                     "Solve each material pair in this many slices of men-advancement levels (fewer where it has "
                     "fewer levels), one after another, each kept in OUT/.dtb-slices until the pair's files are "
                     "written: the solver then holds one slice's values at a time. The files are the same bytes. "
-                    "Win/draw/loss only: --dtw solves whole pairs")
-        ->check(CLI::Range(1, 1000))
-        ->capture_default_str();
+                    "Win/draw/loss only: --dtw solves whole pairs (default: whole pairs, but a pair whose solver "
+                    "and the tables it reads pass --memory in the fewest slices whose solver takes at most half of it)")
+        ->check(CLI::Range(1, 1000));
     auto* task = gen->add_option("--task", g->task,
                                  "Run one task of OUT/plan.tsv (written by dtb plan): its materials only, from the "
                                  "finished files of the tasks before it; other tasks may run in OUT at once");
     for (const char* fixed_by_plan : {"--pieces", "--max-per-side", "--material", "--dtw", "--slices"})
         task->excludes(gen->get_option(fixed_by_plan));
     gen->footer("Progress goes to stderr, with one summary line per material. Rerun after an interruption: finished files are kept.");
-    gen->callback([&run, g, memory] {
+    gen->callback([&run, g, memory, slices] {
         g->memory_given = memory->count() > 0;
+        g->slices_given = slices->count() > 0;
         run = [g] { return run_gen(*g); };
     });
 

@@ -1,6 +1,7 @@
 // `dtb plan`: the build of `dtb gen` as a workflow of tasks for make, Snakemake or Slurm.
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -41,6 +42,21 @@ std::string this_executable() {
     return error ? std::string("dtb") : self.string();
 }
 
+// Tasks whose estimate passes --memory: with distances, pairs too large (a DTW pass is not
+// sliced); otherwise kings-only pairs, one subgame each, which slices cannot split (their solver
+// is already held compact).
+void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
+    const std::uint64_t budget = plan.options.memory_bytes;
+    if (budget == 0) return;
+    for (const WorkflowTask& t : plan.tasks)
+        if (t.memory_bytes > budget)
+            out << "warning: task " << t.id << " is estimated at " << std::fixed << std::setprecision(1)
+                << static_cast<double>(t.memory_bytes) / (1u << 30) << " GiB, over --memory: "
+                << (plan.options.dtw ? "the distances to win are solved a whole pair at a time"
+                                     : "a kings-only pair is one subgame, which slices cannot split")
+                << '\n';
+}
+
 int run_plan(PlanOptions o) {
     o.workflow.only = parse_materials(o.materials);
     o.workflow.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
@@ -63,6 +79,7 @@ int run_plan(PlanOptions o) {
     write_atomically(dir / "Snakefile", snakefile.str());
     std::cerr << plan.tasks.size() << " tasks written to " << (dir / "plan.tsv").string() << ", with "
               << (dir / "Makefile").string() << " and " << (dir / "Snakefile").string() << '\n';
+    warn_of_tasks_over_budget(plan, std::cerr);
     return kExitOk;
 }
 

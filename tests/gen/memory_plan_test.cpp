@@ -83,6 +83,67 @@ TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenThe
     }
 }
 
+// A kings-only pair is one subgame: when its cells and the tables it reads pass the limit, the
+// solver holds it compact (a third of the cells' bytes) before any table goes through the cache.
+TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
+    const std::vector<Material> order = materials_in_build_order(4);
+    const std::size_t current = position_in(order, "KKvKK");
+    const auto sizes = [](const Material& m) { return PositionIndex(m).size(); };
+    const MemoryPlan unlimited(order, false, 0, sizes);
+    const std::uint64_t cells = unlimited.solver_bytes(named("KKvKK"));
+    const std::uint64_t compact = unlimited.solver_bytes(named("KKvKK"), true);
+    const std::uint64_t subgame = PairLayout::largest_subgame(named("KKvKK"));
+    EXPECT_EQ(cells - compact, subgame * 9 / 4 - subgame * 3 / 4);
+    std::uint64_t tables = 0;
+    for (const TableId& t : unlimited.reads_of(named("KKvKK"))) tables += unlimited.table_bytes(t);
+    const auto plan = [&](std::uint64_t limit) { return MemoryPlan(order, false, limit, sizes); };
+    EXPECT_FALSE(unlimited.compact_cells(current));
+    EXPECT_FALSE(plan(tables + cells).compact_cells(current));
+    EXPECT_TRUE(plan(tables + cells - 1).compact_cells(current));
+    EXPECT_TRUE(plan(tables + compact).read_through_files(current).empty());
+    EXPECT_TRUE(plan(tables + compact - 1).compact_cells(current));
+    EXPECT_FALSE(plan(tables + compact - 1).read_through_files(current).empty());
+    // The DTW solver has no compact form.
+    EXPECT_FALSE(MemoryPlan(order, true, 1, sizes).compact_cells(current));
+}
+
+// A pair that does not fit whole is solved in the fewest slices whose solver takes at most half
+// the limit, unless the count is fixed; one that fits, a kings-only pair, and a DTW build are not
+// sliced.
+TEST(MemoryPlan, PairsAreSlicedAsTheLimitNeeds) {
+    const std::vector<Material> order = materials_in_build_order(5);
+    const auto sizes = [](const Material& m) { return PositionIndex(m).size(); };
+    const Material m = named("KMvKMM");
+    const auto fixed = [&](int k) {
+        MemoryPlan p(order, false, 0, sizes);
+        p.solve_in_slices(k);
+        return p.solver_bytes(m);
+    };
+    const auto sliced_under = [&](std::uint64_t limit, bool dtw = false) {
+        MemoryPlan p(order, dtw, limit, sizes);
+        p.solve_in_slices(MemoryPlan::kSlicesWithinLimit);
+        return p.slices_of(m);
+    };
+    std::uint64_t whole = fixed(1);
+    for (const TableId& t : MemoryPlan(order, false, 0, sizes).reads_of(m)) whole += MemoryPlan(order, false, 0, sizes).table_bytes(t);
+    EXPECT_EQ(sliced_under(0), 1);
+    EXPECT_EQ(sliced_under(whole), 1);
+    const std::uint64_t limit = whole / 2;
+    const int k = sliced_under(limit);
+    ASSERT_GE(k, 2);
+    EXPECT_LE(fixed(k), limit / 2);
+    if (k > 2) {
+        EXPECT_GT(fixed(k - 1), limit / 2);
+    }
+    EXPECT_EQ(sliced_under(limit, true), 1);  // distances: whole pairs
+    MemoryPlan three(order, false, limit, sizes);
+    three.solve_in_slices(3);
+    EXPECT_EQ(three.slices_of(m), 3);
+    MemoryPlan kings(order, false, 1, sizes);
+    kings.solve_in_slices(MemoryPlan::kSlicesWithinLimit);
+    EXPECT_EQ(kings.slices_of(named("KKvKKK")), 1);
+}
+
 // The estimate's subgame size against the subgames the solver's layout builds, every men
 // configuration of materials with and without men, symmetric or not.
 TEST(MemoryPlan, LargestSubgameIsTheLargestTheLayoutBuilds) {

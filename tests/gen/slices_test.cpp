@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "gen/chunked_file.hpp"
+#include "gen/memory_plan.hpp"
 #include "gen/slices.hpp"
 #include "gen/solver.hpp"
 #include "tests/gen/build_fixture.hpp"
@@ -18,6 +19,7 @@ namespace dtb {
 namespace {
 
 namespace fs = std::filesystem;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -97,6 +99,29 @@ TEST_F(BuildTest, TablesThatDoNotFitAreReadThroughTheBlockCacheWithTheSameBytes)
         EXPECT_EQ(read_bytes(entry.path()), read_bytes(root_ / "bounded" / entry.path().filename()))
             << entry.path().filename();
     }
+}
+
+// Without a slice count, a build under a limit slices the pairs that would not fit whole, as many
+// slices as the limit needs, and holds the large subgames of kings-only pairs compact: the same
+// bytes.
+TEST_F(BuildTest, UnderALimitPairsAreSlicedAndHeldCompactAsTheyNeedWithTheSameBytes) {
+    only_ = {*parse_material("KKvKK"), *parse_material("KMvKM")};
+    build_into(root_ / "whole", 4);
+    memory_bytes_ = 1;
+    slices_ = MemoryPlan::kSlicesWithinLimit;
+    build_into(root_ / "bounded", 4);
+    EXPECT_THAT(log_, ContainsRegex("KMvKM: solved in [0-9]+ slices"));
+    EXPECT_THAT(log_, HasSubstr("KKvKK: its large subgames held compact"));
+    EXPECT_THAT(log_, Not(HasSubstr("KKvKK: solved in")));  // kings only: one level, one slice
+    EXPECT_THAT(log_, Not(HasSubstr("KvK: its large subgames")));  // none that large
+    std::size_t compared = 0;
+    for (const auto& entry : fs::directory_iterator(root_ / "whole")) {
+        if (entry.path().extension() != ".wdl") continue;
+        EXPECT_EQ(read_bytes(entry.path()), read_bytes(root_ / "bounded" / entry.path().filename()))
+            << entry.path().filename();
+        ++compared;
+    }
+    EXPECT_GE(compared, 3u);
 }
 
 class SlicedResumeTest : public BuildTest {

@@ -95,20 +95,53 @@ TEST(Solver, SideWithoutLegalMoveLoses) {
     EXPECT_EQ(tables.value_of(white_to_move(black_blocked)), Value::Loss);
 }
 
+// Every position of m has the value its successors imply: a win if one of them is lost for the
+// opponent, else a draw if one is drawn, else a loss.
+void expect_consistent_with_successors(const ValueTables& tables, const Material& m) {
+    const PositionIndex index(m);
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const Position p = index.position(i);
+        Value best = Value::Loss;
+        for (const Move& mv : generate_moves(p)) {
+            const Value v = tables.value_after(apply_move(p, mv));
+            if (v == Value::Win || (v == Value::Draw && best == Value::Loss)) best = v;
+        }
+        ASSERT_EQ(tables.value_of(p), best) << to_fen(p);
+    }
+}
+
 TEST(Solver, ValuesAreConsistentWithSuccessorsUpToThreePieces) {
     const ValueTables tables = solve_all(3);
-    for (const Material& m : materials_in_build_order(3)) {
-        const PositionIndex index(m);
-        for (std::uint64_t i = 0; i < index.size(); ++i) {
-            const Position p = index.position(i);
-            Value best = Value::Loss;
-            for (const Move& mv : generate_moves(p)) {
-                const Value v = tables.value_after(apply_move(p, mv));
-                if (v == Value::Win || (v == Value::Draw && best == Value::Loss)) best = v;
-            }
-            ASSERT_EQ(tables.value_of(p), best) << to_fen(p);
+    for (const Material& m : materials_in_build_order(3)) expect_consistent_with_successors(tables, m);
+}
+
+// Large subgames held compact (four bits a position, no counters) against the counters: every
+// 4-piece pair whose subgames reach the size where the compact form is used, position by position,
+// values and capture flags; and the compact values of the kings-only pair KKKvK consistent with
+// their successors.
+TEST(Solver, CompactLargeSubgamesGiveTheValuesOfCounters) {
+    const ValueTables finished = solve_all(4);
+    SolverOptions compact;
+    compact.compact_large_subgames = true;
+    for (const char* name : {"KKKvK", "KKvKK", "KKvKM", "KKMvK"}) {
+        const Material m = *parse_material(name);
+        ASSERT_GE(PairLayout::largest_subgame(m), std::uint64_t{1} << 16) << name << " would not use the compact form";
+        const auto counted = solve_material_pair(m, finished);
+        const auto held_compact = solve_material_pair(m, finished, {}, compact);
+        ASSERT_EQ(counted.size(), held_compact.size());
+        for (std::size_t side = 0; side < counted.size(); ++side) {
+            const std::uint64_t n = counted[side].values.positions();
+            ASSERT_EQ(held_compact[side].values.positions(), n);
+            std::uint64_t mismatches = 0;
+            for (std::uint64_t i = 0; i < n; ++i)
+                mismatches += counted[side].value_byte(i) != held_compact[side].value_byte(i);
+            EXPECT_EQ(mismatches, 0u) << counted[side].material.name();
         }
     }
+    ValueTables tables = solve_all(3);
+    for (SolvedMaterial& s : solve_material_pair(*parse_material("KKKvK"), tables, {}, compact))
+        tables.add(s.material, std::move(s.values));
+    for (const char* name : {"KKKvK", "KvKKK"}) expect_consistent_with_successors(tables, *parse_material(name));
 }
 
 // Published longest wins of the 2- and 3-piece materials (Grimminck's statistics): each is a

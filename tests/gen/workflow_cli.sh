@@ -2,8 +2,8 @@
 # dtb plan and dtb gen --task from the command line, with the real engines: the 2-4 plan run by
 # make -j2 and by Snakemake gives the bytes of dtb gen (REFERENCE, the db4 fixture); a task is
 # idempotent, names a missing input, refuses to run twice at once or beside a whole-folder build;
-# a task killed under Snakemake resumes on the rerun with the same bytes; a plan of sliced pairs
-# gives the same bytes too.
+# a task killed under Snakemake (a whole pair, or a slice) resumes on the rerun with the same
+# bytes; a plan of sliced pairs gives the same bytes too.
 # Usage: workflow_cli.sh DTB REFERENCE WORKDIR
 set -euo pipefail
 dtb=$1
@@ -82,6 +82,7 @@ grep -q "task KKvKK is running already" "$work/err" || fail "second run of a tas
 expect_code 3 "a whole build beside a task" "$dtb" gen --pieces 4 --out "$work/partial"
 grep -q "another dtb gen is writing" "$work/err" || fail "whole build beside a task: $(cat "$work/err")"
 expect_code 0 "another task beside it" "$dtb" gen --task KvKKK --out "$work/partial"
+[ -e "$work/partial/.dtb-task-KvKKK.lock" ] && fail "a finished task left its lock file"
 kill_tree "$holder"; wait "$holder" 2>/dev/null || true
 flock "$work/partial/.dtb-gen.lock" sleep 30 & holder=$!
 sleep 0.5
@@ -98,6 +99,7 @@ grep -q "^KvKKM	.*	.dtb-slices/KvKKM.levels-6-8,.dtb-slices/KvKKM.levels-3-5,.dt
 cp -r "$work/sliced" "$work/sliced-snake"
 (cd "$work/sliced" && make -j2 TASK_THREADS=1 >"$work/sliced.log" 2>&1) || { cat "$work/sliced.log"; fail "make -j2, sliced"; }
 same_as_reference "$work/sliced" "make -j2 of a sliced plan"
+ls "$work/sliced"/.dtb-task-*.lock >/dev/null 2>&1 && fail "tasks left their lock files"
 ls "$work/sliced/.dtb-slices"/* >/dev/null 2>&1 && fail "make left slice files"
 (cd "$work/sliced" && make -q) || fail "make sees work left after a full sliced run"
 (cd "$work/sliced-snake" && snakemake --cores 2 --quiet >"$work/sliced-snake.log" 2>&1) ||
@@ -141,29 +143,37 @@ for k in 1 2 3; do
 done
 [ "$sum" = "$pair_checked" ] || fail "the slices checked $sum positions, the pair $pair_checked"
 
-# Snakemake on this machine, with a 4-piece task killed half-way: the run fails, the rerun
-# resumes, and the files are dtb gen's.
+# Snakemake on this machine, with a task killed half-way: the run fails, the rerun resumes, and
+# the files are dtb gen's. A task of this run (other tests may run tasks too), found by its
+# working folder and its command line (extended regex), is killed the moment it is seen: a task of
+# the native build can finish within a fraction of a second, and a kill that comes after its end
+# kills nothing. pgrep -f does not list a finished task (a zombie has no command line), which
+# leaves microseconds between the listing and the kill.
+kill_and_rerun_under_snakemake() {  # dir, task pattern, what
+  local dir=$1 pattern=$2 what=$3 engine victim="" pid
+  (cd "$dir" && exec snakemake --cores 1 >"$dir.log" 2>&1) & engine=$!
+  for _ in $(seq 1200); do
+    for pid in $(pgrep -f -- "gen --task $pattern --out \. " || true); do
+      [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$dir" ] && kill -9 "$pid" 2>/dev/null && { victim=$pid; break; }
+    done
+    [ -n "$victim" ] && break
+    sleep 0.05
+  done
+  [ -n "$victim" ] || fail "$what: no such task seen running under snakemake"
+  wait "$engine" && fail "$what: snakemake succeeded although a task was killed"
+  grep -q "Error in rule task_" "$dir.log" || fail "$what: snakemake did not report the killed task: $(tail -n 5 "$dir.log")"
+  (cd "$dir" && snakemake --cores 2 --quiet --rerun-incomplete >"$dir-rerun.log" 2>&1) ||
+    { cat "$dir-rerun.log"; fail "$what: snakemake rerun"; }
+  same_as_reference "$dir" "snakemake, $what killed, then rerun"
+}
 command -v snakemake >/dev/null || fail "snakemake is not installed (scripts/install-deps.sh installs it)"
 expect_code 0 "plan for snakemake" "$dtb" plan --pieces 4 --group-pieces 3 --out "$work/snake"
-(cd "$work/snake" && exec snakemake --cores 1 >"$work/snake.log" 2>&1) & engine=$!
-# A 4-piece task of this run (other tests may run tasks too), found by its working folder, is
-# killed the moment it is seen: a task of the native build can finish within a fraction of a
-# second, and a kill that comes after its end kills nothing. pgrep -f does not list a finished task
-# (a zombie has no command line), which leaves microseconds between the listing and the kill.
-victim=""
-for _ in $(seq 1200); do
-  for pid in $(pgrep -f -- "gen --task [KM]+v[KM]+ --out \. " || true); do
-    [ "$(readlink "/proc/$pid/cwd" 2>/dev/null)" = "$work/snake" ] && kill -9 "$pid" 2>/dev/null && { victim=$pid; break; }
-  done
-  [ -n "$victim" ] && break
-  sleep 0.05
-done
-[ -n "$victim" ] || fail "no 4-piece task seen running under snakemake"
-wait "$engine" && fail "snakemake succeeded although a task was killed"
-grep -q "Error in rule task_" "$work/snake.log" || fail "snakemake did not report the killed task: $(tail -n 5 "$work/snake.log")"
-(cd "$work/snake" && snakemake --cores 2 --quiet --rerun-incomplete >"$work/snake2.log" 2>&1) ||
-  { cat "$work/snake2.log"; fail "snakemake rerun"; }
-same_as_reference "$work/snake" "snakemake, a task killed, then rerun"
+kill_and_rerun_under_snakemake "$work/snake" "[KM]+v[KM]+" "a 4-piece task"
+# The same with a slice task: the engine runs it again (its slice file is written atomically, so
+# a killed task leaves none), and removes the slice files at the end.
+expect_code 0 "sliced plan for snakemake" "$dtb" plan --pieces 4 --group-pieces 3 --slices 3 --out "$work/snake-sliced"
+kill_and_rerun_under_snakemake "$work/snake-sliced" "[KM]+v[KM]+\.s[0-9]+" "a slice task"
+ls "$work/snake-sliced/.dtb-slices"/* >/dev/null 2>&1 && fail "snakemake left slice files after the rerun"
 # Snakemake recorded each task's time and peak memory.
 [ "$(ls "$work/snake/.dtb-benchmarks"/*.tsv | wc -l)" = "$tasks" ] || fail "not one benchmark file a task"
 head -n 1 "$work/snake/.dtb-benchmarks/KKvKK.tsv" | grep -q max_rss || fail "no max_rss in the benchmark file"
