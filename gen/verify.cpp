@@ -40,6 +40,8 @@ std::vector<Material> materials_in_folder(const fs::path& dir) {
 
 namespace {
 
+MenConfig men_of(const Position& pos) { return {pos.white & ~pos.kings, pos.black & ~pos.kings}; }
+
 class Verifier {
 public:
     Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<LevelRange> levels)
@@ -162,16 +164,27 @@ private:
         char label[96];
         std::snprintf(label, sizeof label, "[%zu/%zu] %s checking values", number, count, m.name().c_str());
         std::atomic<std::uint64_t> checked{0}, visited{0};
+        const std::uint64_t per_config = index.king_placements();
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
             std::uint64_t local = 0;
             PositionWalker walker(index, r.begin());
+            bool walker_at_i = true;  // false after skipping configurations outside the levels
             for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-                if (i != r.begin()) walker.next();
-                const Position& pos = walker.current();
-                if (levels_) {
-                    const int level = men_advancement({pos.white & ~pos.kings, pos.black & ~pos.kings});
-                    if (level < levels_->lowest || level > levels_->highest) continue;
+                if (walker_at_i && i != r.begin()) walker.next();
+                if (levels_ && (i == r.begin() || i % per_config == 0)) {
+                    // One configuration's king placements share its level: skip them all at once.
+                    const std::uint64_t config = i / per_config;
+                    const MenConfig men = walker_at_i ? men_of(walker.current()) : index.men_config(config);
+                    const int level = men_advancement(men);
+                    if (level < levels_->lowest || level > levels_->highest) {
+                        i = std::min(r.end(), (config + 1) * per_config) - 1;
+                        walker_at_i = false;
+                        continue;
+                    }
+                    if (!walker_at_i) walker = PositionWalker(index, i);
+                    walker_at_i = true;
                 }
+                const Position& pos = walker.current();
                 if (has_capture(pos)) continue;
                 ++local;
                 const Value implied = tables_.best_after(pos, generate_quiet_moves(pos));
