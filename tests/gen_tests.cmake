@@ -29,3 +29,10 @@ set_tests_properties(cli_workflow_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "g
 add_test(NAME cli_workflow_slurm_2_4 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/workflow_slurm.sh $<TARGET_FILE:dtb>
          ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/workflow-slurm4)
 set_tests_properties(cli_workflow_slurm_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow" TIMEOUT 1800)
+# The portable dtb hands over to its x86-64-v3 build where the CPU allows: which one runs, and the
+# same bytes from both (DTB_FASTER_BUILD, tools/faster_build.hpp).
+if(TARGET dtb_x86_64_v3)
+  add_test(NAME cli_faster_build COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/faster_build_cli.sh $<TARGET_FILE:dtb>
+           ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/faster-build)
+  set_tests_properties(cli_faster_build PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
+endif()

@@ -9,6 +9,7 @@
 
 #include "gen/workflow.hpp"
 #include "tools/commands.hpp"
+#include "tools/faster_build.hpp"
 
 namespace dtb::cli {
 namespace {
@@ -35,11 +36,11 @@ void write_atomically(const fs::path& path, const std::string& text) {
     fs::rename(temp, path);
 }
 
-// The executable the generated files call: this one, by absolute path.
+// The executable the generated files call, by absolute path (the portable dtb rather than the
+// faster build it handed over to).
 std::string this_executable() {
-    std::error_code error;
-    const fs::path self = fs::canonical("/proc/self/exe", error);
-    return error ? std::string("dtb") : self.string();
+    const std::string self = executable_for_scripts();
+    return self.empty() ? std::string("dtb") : self;
 }
 
 // Tasks whose estimate passes --memory: with distances, pairs too large (a DTW pass is not

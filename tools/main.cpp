@@ -1,15 +1,18 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "rules/fen.hpp"
 #include "tools/commands.hpp"
+#include "tools/faster_build.hpp"
 
 int main(int argc, char** argv) {
     using namespace dtb::cli;
+    hand_over_to_faster_build(argv);
     CLI::App app{"dtb: endgame tablebases for international draughts (10x10, FMJD rules)", "dtb"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "dtb 0.1.0");
+    app.set_version_flag("--version", std::string("dtb 0.1.0 (") + build_target() + ")");
     Runner run;
     add_rules_commands(app, run);
     add_index_commands(app, run);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The portable dtb and the x86-64-v3 build it hands over to (tools/faster_build.hpp): which one
+# runs, by what the CPU offers (read from /proc/cpuinfo, not from the code under test), and that
+# both write the same bytes (2-4 pieces, against the fixture db4 that the handing-over dtb built).
+#   faster_build_cli.sh DTB DB4 WORK
+set -euo pipefail
+dtb=$1 reference=$2 work=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+
+[ -x "$(dirname "$dtb")/dtb-x86-64-v3" ] || fail "no dtb-x86-64-v3 beside $dtb"
+version_of() { "$@" --version; }
+portable=$(DTB_PORTABLE=1 version_of "$dtb")
+[[ "$portable" == *"(portable)"* ]] || fail "DTB_PORTABLE=1 dtb --version: $portable"
+[[ "$(DTB_PORTABLE=0 version_of "$dtb")" == "$(version_of "$dtb")" ]] || fail "DTB_PORTABLE=0 is not the default"
+
+# x86-64-v3 as the psABI defines it: AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT (abm), MOVBE, XSAVE.
+v3=1
+flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+for f in avx avx2 bmi1 bmi2 f16c fma abm movbe xsave; do [[ "$flags" == *" $f "* ]] || v3=0; done
+if [ "$v3" = 1 ]; then expected="(x86-64-v3)"; else expected="(portable)"; fi
+running=$(version_of "$dtb")
+[[ "$running" == *"$expected"* ]] || fail "dtb --version says '$running' on a CPU that expects $expected"
+echo "this CPU runs: $running"
+
+# The hand-over keeps the arguments and the exit code.
+code=0; "$dtb" gen --pieces 0 --out "$work/x" 2>/dev/null || code=$?
+[ "$code" = 2 ] || fail "a bad option through the hand-over exited $code, not 2"
+
+# A plan's Makefile and Snakefile call the portable dtb, which hands over on each machine that runs
+# a task, not the faster build this one handed over to (a cluster's nodes may lack its instructions).
+"$dtb" plan --pieces 3 --out "$work/plan" > /dev/null 2>&1 || fail "dtb plan failed"
+for f in Makefile Snakefile; do
+  grep -q "$(realpath "$dtb")" "$work/plan/$f" || fail "the $f does not call $(realpath "$dtb")"
+  ! grep -q "dtb-x86-64-v3" "$work/plan/$f" || fail "the $f calls the x86-64-v3 build"
+done
+
+DTB_PORTABLE=1 "$dtb" gen --pieces 4 --out "$work/portable" > /dev/null 2>&1 || fail "the portable build of 2-4 failed"
+n=0
+for f in "$reference"/*.wdl; do
+  cmp -s "$f" "$work/portable/$(basename "$f")" || fail "$(basename "$f"): the portable build wrote other bytes"
+  n=$((n + 1))
+done
+[ "$n" -ge 41 ] || fail "only $n files compared"
+echo "ok: $n files the same from both builds"
+rm -rf "$work"

@@ -1,0 +1,44 @@
+#include "tools/faster_build.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+#include <unistd.h>
+
+namespace dtb::cli {
+
+#ifndef DTB_BUILD_TARGET
+#define DTB_BUILD_TARGET "portable"
+#endif
+
+const char* build_target() { return DTB_BUILD_TARGET; }
+
+std::string executable_for_scripts() {
+    std::error_code error;
+    const auto self = std::filesystem::canonical("/proc/self/exe", error);
+    if (error) return {};
+    if (std::string_view(DTB_BUILD_TARGET) == "x86-64-v3") {
+        const auto portable = self.parent_path() / "dtb";
+        if (::access(portable.c_str(), X_OK) == 0) return portable.string();
+    }
+    return self.string();
+}
+
+void hand_over_to_faster_build([[maybe_unused]] char** argv) {
+#if defined(DTB_FASTER_BUILD) && (defined(__x86_64__) || defined(__i386__))
+    if (const char* portable = std::getenv("DTB_PORTABLE"); portable && *portable && std::string_view(portable) != "0")
+        return;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("x86-64-v3")) return;
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (error) return;
+    const auto faster = self.parent_path() / DTB_FASTER_BUILD;
+    if (::access(faster.c_str(), X_OK) != 0) return;
+    ::execv(faster.c_str(), argv);  // returns only on failure: then the portable build runs
+#endif
+}
+
+}  // namespace dtb::cli
