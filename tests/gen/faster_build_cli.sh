@@ -23,9 +23,12 @@ running=$(version_of "$dtb")
 [[ "$running" == *"$expected"* ]] || fail "dtb --version says '$running' on a CPU that expects $expected"
 echo "this CPU runs: $running"
 
-# The hand-over keeps the arguments and the exit code.
-code=0; "$dtb" gen --pieces 0 --out "$work/x" 2>/dev/null || code=$?
-[ "$code" = 2 ] || fail "a bad option through the hand-over exited $code, not 2"
+# The hand-over keeps the arguments and the exit code: a folder without databases, named in the
+# error, exits 3 (the README's table).
+mkdir "$work/empty"
+code=0; "$dtb" verify --db "$work/empty" 2>"$work/err" || code=$?
+[ "$code" = 3 ] || fail "verify of an empty folder through the hand-over exited $code, not 3"
+grep -q "no databases (\*.wdl files) in $work/empty" "$work/err" || fail "the error does not name the folder: $(cat "$work/err")"
 
 # A plan's Makefile and Snakefile call the portable dtb, which hands over on each machine that runs
 # a task, not the faster build this one handed over to (a cluster's nodes may lack its instructions).
