@@ -13,12 +13,22 @@ namespace dtb::cli {
 #define DTB_BUILD_TARGET "portable"
 #endif
 
+namespace {
+
+// This binary's own file (symbolic links resolved); empty when /proc/self/exe cannot be read.
+std::filesystem::path this_binary() {
+    std::error_code error;
+    auto self = std::filesystem::canonical("/proc/self/exe", error);
+    return error ? std::filesystem::path() : self;
+}
+
+}  // namespace
+
 const char* build_target() { return DTB_BUILD_TARGET; }
 
 std::string executable_for_scripts() {
-    std::error_code error;
-    const auto self = std::filesystem::canonical("/proc/self/exe", error);
-    if (error) return {};
+    const auto self = this_binary();
+    if (self.empty()) return {};
     if (std::string_view(DTB_BUILD_TARGET) == "x86-64-v3") {
         const auto portable = self.parent_path() / "dtb";
         if (::access(portable.c_str(), X_OK) == 0) return portable.string();
@@ -27,14 +37,13 @@ std::string executable_for_scripts() {
 }
 
 void hand_over_to_faster_build([[maybe_unused]] char** argv) {
-#if defined(DTB_FASTER_BUILD) && (defined(__x86_64__) || defined(__i386__))
+#if defined(DTB_FASTER_BUILD) && defined(__x86_64__)
     if (const char* portable = std::getenv("DTB_PORTABLE"); portable && *portable && std::string_view(portable) != "0")
         return;
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("x86-64-v3")) return;
-    std::error_code error;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (error) return;
+    const auto self = this_binary();
+    if (self.empty()) return;
     const auto faster = self.parent_path() / DTB_FASTER_BUILD;
     if (::access(faster.c_str(), X_OK) != 0) return;
     ::execv(faster.c_str(), argv);  // returns only on failure: then the portable build runs
