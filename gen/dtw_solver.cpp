@@ -78,7 +78,9 @@ constexpr const char* kWho = "dtb dtw";  // in the error for a material needed b
 
 const DtwTables::Entry& DtwTables::needed(const Material& m) const { return entries_.needed(m, kWho); }
 
-Dtw DtwTables::resolve_captures(const Position& pos) const { return best_after(pos, generate_captures(pos)); }
+Dtw DtwTables::resolve_captures(const Position& pos, Bitboard capturers) const {
+    return best_after(pos, generate_captures(pos, capturers));
+}
 
 Dtw DtwTables::best_after(const Position& pos, const MoveList& moves) const {
     SuccessorIndexer indexer(entries_, kWho);
@@ -226,8 +228,8 @@ private:
         const Value wdl = wdl_[b.side]->get(b.base + k);  // the position's own index: no indexing
         Cell& cell = s.cells[local];
         cell.state = wdl_flag(wdl);
-        if (has_capture(pos)) {
-            init_capture(pos, wdl, cell);
+        if (const Bitboard capturers = capturing_pieces(pos)) {
+            init_capture(pos, capturers, wdl, cell);
             return;
         }
         if (wdl == Value::Draw) return;
@@ -248,10 +250,10 @@ private:
     // Every successor of a capture lies in a smaller material: the DTW is known at once, and the
     // position takes no part in the king-move search (its quiet king moves are not legal). A draw
     // has no DTW: its captures need not be searched.
-    void init_capture(const Position& pos, Value wdl, Cell& cell) const {
+    void init_capture(const Position& pos, Bitboard capturers, Value wdl, Cell& cell) const {
         cell.state |= kFixed;
         if (wdl == Value::Draw) return;
-        const Dtw dtw = finished_.resolve_captures(pos);
+        const Dtw dtw = finished_.resolve_captures(pos, capturers);
         if (dtw_value(dtw) != wdl) inconsistent(pos, "capture search disagrees with the WDL value");
         cell.dtw = dtw;
     }

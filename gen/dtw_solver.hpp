@@ -80,9 +80,10 @@ public:
     // moved): 0 when the move took its last piece.
     Dtw dtw_after(const Position& after) const { return dtw_of(after); }
 
-    // DTW of a white-to-move position where white must capture: every capture looked up in
-    // (smaller) finished materials.
-    Dtw resolve_captures(const Position& white_to_move) const;
+    // DTW of a white-to-move position where white must capture (capturers:
+    // capturing_pieces(white_to_move), not 0): every capture looked up in (smaller) finished
+    // materials.
+    Dtw resolve_captures(const Position& white_to_move, Bitboard capturers) const;
 
     // DTW for the side to move of `pos` implied by the DTWs after `moves` (legal moves of pos, all
     // into added materials), as DtwBest combines them.

@@ -89,7 +89,8 @@ void load_finished(const fs::path& dir, const Material& m, ValueTables& tables, 
             const Value v = format::unpack_value(block, j);
             if (v == Value::Unknown)
                 throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
-            return has_capture(walker.current()) ? tables.resolve_captures(walker.current()) : v;
+            const Bitboard capturers = capturing_pieces(walker.current());
+            return capturers ? tables.resolve_captures(walker.current(), capturers) : v;
         });
     });
     tables.add(m, std::move(values));
@@ -116,8 +117,8 @@ LoadedDtw read_dtw_file(const fs::path& dir, const Material& m, const ValueTable
     for_each_stored(*out.file, PositionIndex(m), [&](std::uint64_t i, const Position& pos, const std::uint8_t* block,
                                                      std::uint64_t j, std::uint64_t b) {
         const Value v = wdl.value_of(pos);
-        if (has_capture(pos)) {
-            out.dtw[i] = dtw.resolve_captures(pos);  // don't-care in the file
+        if (const Bitboard capturers = capturing_pieces(pos)) {
+            out.dtw[i] = dtw.resolve_captures(pos, capturers);  // don't-care in the file
             if (dtw_value(out.dtw[i]) != v)
                 throw TableError(path + ": capture search disagrees with the WDL value at " + to_fen(pos));
             return;

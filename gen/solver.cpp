@@ -155,7 +155,8 @@ private:
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
     Cell first_pass(const Block& b, const KingPlacement& kings) const {
         const Position pos = compose_position(b.men, kings);
-        if (has_capture(pos)) return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos)) | kCaptureFlag), 0};
+        if (const Bitboard capturers = capturing_pieces(pos))
+            return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos, capturers)) | kCaptureFlag), 0};
         bool has_draw = false;
         for (const Move& m : generate_quiet_man_moves(pos)) {
             const Value v = value_after_man_move(pos, apply_move(pos, m), b.side);

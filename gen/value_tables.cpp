@@ -49,7 +49,9 @@ Value ValueTables::value_after(const Position& after) const {
     return negate(value_of(flip_colors(after)));
 }
 
-Value ValueTables::resolve_captures(const Position& pos) const { return best_after(pos, generate_captures(pos)); }
+Value ValueTables::resolve_captures(const Position& pos, Bitboard capturers) const {
+    return best_after(pos, generate_captures(pos, capturers));
+}
 
 Value ValueTables::best_after(const Position& pos, const MoveList& moves) const {
     // Small enough that a win among the first moves saves most of the index work, large enough

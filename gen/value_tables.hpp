@@ -136,9 +136,10 @@ public:
     // Value for the side to move of a position whose material has been added.
     Value value_of(const Position& pos) const;
 
-    // Value of a white-to-move position where white must capture: the best capture, each
-    // looked up in (smaller) finished materials.
-    Value resolve_captures(const Position& white_to_move) const;
+    // Value of a white-to-move position where white must capture (capturers:
+    // capturing_pieces(white_to_move), not 0): the best capture, each looked up in (smaller)
+    // finished materials.
+    Value resolve_captures(const Position& white_to_move, Bitboard capturers) const;
 
     // Value for the side to move of `pos` implied by the values after `moves` (legal moves of
     // pos, all in added materials): a win if one wins, else a draw if one draws, else a loss.

@@ -170,7 +170,7 @@ struct Tablebase::Impl {
     ProbeResult search(const Position& pos, bool soft) const;
     ProbeResult quiet(const Position& pos) const;
     ProbeResult search(const Position& pos, bool soft, NodeBudget& budget, Goal goal = Goal::Exact) const;
-    ProbeResult resolve_captures(const Position& w, bool soft, NodeBudget& budget, Goal goal) const;
+    ProbeResult resolve_captures(const Position& w, Bitboard capturers, bool soft, NodeBudget& budget, Goal goal) const;
     ProbeResult search_limit() const;
     ProbeResult lookup(const Position& w, bool soft) const;
     bool usable(TableSlot& slot, bool soft, ProbeError& error, std::string_view& reason) const;
@@ -392,7 +392,7 @@ ProbeResult Tablebase::Impl::search(const Position& pos, bool soft, NodeBudget& 
     if (w.white == 0) return known(Value::Loss);  // the side to move has nothing left
     if (w.black == 0) return known(Value::Win);   // the opponent has nothing left: it lost
     if (!budget.take()) return search_limit();
-    if (has_capture(w)) return resolve_captures(w, soft, budget, goal);
+    if (const Bitboard capturers = capturing_pieces(w)) return resolve_captures(w, capturers, soft, budget, goal);
     // A quiet position beyond the databases ends its line here (unknown): captures are over.
     return lookup(w, soft);
 }
@@ -414,8 +414,9 @@ ProbeResult Tablebase::Impl::search_limit() const {
 
 // Capture positions are stored as "don't care": their value is the best over the compulsory
 // captures, each of which removes material and so lands in a smaller database (or another capture).
-ProbeResult Tablebase::Impl::resolve_captures(const Position& w, bool soft, NodeBudget& budget, Goal goal) const {
-    const MoveList moves = generate_moves(w);
+ProbeResult Tablebase::Impl::resolve_captures(const Position& w, Bitboard capturers, bool soft, NodeBudget& budget,
+                                              Goal goal) const {
+    const MoveList moves = generate_captures(w, capturers);
     Value best = Value::Loss;
     ProbeResult first_unknown;
     bool any_unknown = false;

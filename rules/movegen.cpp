@@ -58,6 +58,24 @@ inline Bitboard men_that_capture(Bitboard men, Bitboard them, Bitboard empty) {
     return capturers & men;
 }
 
+// The pieces of the side to move that can start a capture: every piece, not only the first found,
+// so that the capture search can skip the others (a king's search costs as much as this test).
+template <Color Us>
+Bitboard capturers_impl(const Position& pos) {
+    const Bitboard them = pos.pieces(opponent(Us));
+    const Bitboard empty = pos.empty();
+    Bitboard capturers = men_that_capture(pos.men(Us), them, empty);
+    for (Bitboard k = pos.kings_of(Us); k; k &= k - 1) {
+        const int sq = lowest_bit(k);
+        for (int d = 0; d < 4; ++d)
+            if (king_can_capture(sq, d, them, empty)) {
+                capturers |= bit(sq);
+                break;
+            }
+    }
+    return capturers;
+}
+
 template <Color Us>
 bool has_capture_impl(const Position& pos) {
     const Bitboard own = pos.pieces(Us);
@@ -149,16 +167,21 @@ private:
     int best_ = 1;  // a capture takes at least one piece
 };
 
+// The captures of the pieces `starts` (pieces that cannot capture may be among them: their search
+// finds nothing).
 template <Color Us>
-void generate_captures(const Position& pos, MoveList& out) {
+void generate_captures(const Position& pos, Bitboard starts, MoveList& out) {
     CaptureSearch<Us> search(pos, out);
-    const Bitboard them = pos.pieces(opponent(Us));
-    // Only men with a capture at hand can start one; a king's search finds out as fast.
-    const Bitboard starts = men_that_capture(pos.men(Us), them, pos.empty()) | pos.kings_of(Us);
     for (Bitboard b = starts; b; b &= b - 1) {
         const int from = lowest_bit(b);
         search.from_piece(from, (pos.kings >> from) & 1);
     }
+}
+
+template <Color Us>
+void generate_captures(const Position& pos, MoveList& out) {
+    // Only men with a capture at hand can start one; a king's search finds out as fast.
+    generate_captures<Us>(pos, men_that_capture(pos.men(Us), pos.pieces(opponent(Us)), pos.empty()) | pos.kings_of(Us), out);
 }
 
 template <Color Us>
@@ -270,6 +293,12 @@ MoveList generate_captures(const Position& pos) {
     return out;
 }
 
+MoveList generate_captures(const Position& pos, Bitboard capturers) {
+    MoveList out;
+    for_side_to_move(pos, [&](auto us) { generate_captures<us()>(pos, capturers, out); });
+    return out;
+}
+
 MoveList generate_quiet_moves(const Position& pos) {
     MoveList out;
     for_side_to_move(pos, [&](auto us) { generate_quiet<us()>(pos, out); });
@@ -288,6 +317,10 @@ std::size_t count_quiet_king_moves(const Position& pos) {
 
 std::size_t count_moves(const Position& pos) {
     return for_side_to_move(pos, [&](auto us) { return count_impl<us()>(pos); });
+}
+
+Bitboard capturing_pieces(const Position& pos) {
+    return for_side_to_move(pos, [&](auto us) { return capturers_impl<us()>(pos); });
 }
 
 bool has_capture(const Position& pos) {

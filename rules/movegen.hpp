@@ -50,6 +50,10 @@ MoveList generate_moves(const Position& pos);
 // captures taking the most pieces. For callers that have already asked has_capture.
 MoveList generate_captures(const Position& pos);
 
+// The same, searched from `capturers` only (capturing_pieces(pos)): for a caller that has them,
+// it skips the kings that cannot capture, each of which would cost a search.
+MoveList generate_captures(const Position& pos, Bitboard capturers);
+
 // The legal moves of a position whose side to move cannot capture (has_capture is false).
 MoveList generate_quiet_moves(const Position& pos);
 
@@ -63,6 +67,10 @@ std::size_t count_moves(const Position& pos);
 
 // Whether the side to move has a capture (and so must capture).
 bool has_capture(const Position& pos);
+
+// The pieces of the side to move that can capture (0 when it cannot): has_capture's test for
+// every piece, for a caller that then generates the captures.
+Bitboard capturing_pieces(const Position& pos);
 
 // The position after a legal move (side to move switches; a man ending on the far row is crowned).
 Position apply_move(const Position& pos, const Move& move);

@@ -244,6 +244,14 @@ void expect_matches_reference(const Position& pos) {
     const MoveList split = has_capture(pos) ? generate_captures(pos) : generate_quiet_moves(pos);
     ASSERT_EQ(test::ref_moves_of(split), expected) << to_fen(pos);
     ASSERT_EQ(split.size(), expected.size()) << to_fen(pos);
+    const Bitboard capturers = capturing_pieces(pos);
+    ASSERT_EQ(test::squares_of(capturers), test::ref::capturers(board)) << to_fen(pos);
+    ASSERT_EQ(capturers != 0, has_capture(pos)) << to_fen(pos);
+    if (capturers != 0) {
+        const MoveList from_capturers = generate_captures(pos, capturers);
+        ASSERT_EQ(test::ref_moves_of(from_capturers), expected) << to_fen(pos);
+        ASSERT_EQ(from_capturers.size(), expected.size()) << to_fen(pos);
+    }
     for (const Move& m : moves)
         ASSERT_EQ(test::ref::from_position(apply_move(pos, m)), test::ref::apply(board, test::ref::from_move(m)))
             << to_fen(pos) << " " << move_to_string(pos, m);

@@ -159,11 +159,7 @@ public:
         std::size_t best = 1;
         for (int s = 1; s <= kNumSquares; ++s) {
             if (!own(b_.sq[s])) continue;
-            std::vector<RefMove> found;
-            std::vector<int> taken;
-            from_ = s;
-            capture(s, is_king(b_.sq[s]), taken, found);
-            for (auto& m : found) {
+            for (auto& m : captures_from(s)) {
                 if (m.captured.size() < best) continue;
                 if (m.captured.size() > best) {
                     best = m.captured.size();
@@ -195,7 +191,24 @@ public:
         return quiet;
     }
 
+    // The squares of the pieces of the side to move that have a capture, however short.
+    std::vector<int> capturers() {
+        std::vector<int> squares;
+        for (int s = 1; s <= kNumSquares; ++s)
+            if (own(b_.sq[s]) && !captures_from(s).empty()) squares.push_back(s);
+        return squares;
+    }
+
 private:
+    // Every capture of the piece on s, with no majority rule.
+    std::vector<RefMove> captures_from(int s) {
+        std::vector<RefMove> found;
+        std::vector<int> taken;
+        from_ = s;
+        capture(s, is_king(b_.sq[s]), taken, found);
+        return found;
+    }
+
     bool own(char p) const { return b_.white_to_move ? is_white(p) : is_black(p); }
     bool enemy(char p) const { return b_.white_to_move ? is_black(p) : is_white(p); }
     // The moving piece has left its start square; captured pieces stay on the board until the end.
@@ -232,6 +245,7 @@ private:
 };
 
 inline std::set<RefMove> moves(const Board& b) { return Generator(b).moves(); }
+inline std::vector<int> capturers(const Board& b) { return Generator(b).capturers(); }
 
 inline Board apply(const Board& b, const RefMove& m) {
     Board next = b;
