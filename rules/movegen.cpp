@@ -42,13 +42,22 @@ inline Bitboard king_slide(int sq, int d, Bitboard empty) {
     return ray & ~(bit(stop) | kRays[d][stop]);
 }
 
-// Whether a king on `sq` can capture along direction d: the first piece on the diagonal is an
-// opponent's, with an empty square right behind it.
-inline bool king_can_capture(int sq, int d, Bitboard them, Bitboard empty) {
-    const Bitboard blockers = kRays[d][sq] & ~empty;
+// Whether a king on `sq` can capture along direction D: the first piece on the diagonal is an
+// opponent's, with an empty square right behind it. The direction is a template argument (here
+// and in the capture search) so that each of the four is compiled with its own bit scan: a loop
+// over them reads the step from memory and branches on its sign at every square.
+template <int D>
+inline bool king_can_capture(int sq, Bitboard them, Bitboard empty) {
+    const Bitboard blockers = kRays[D][sq] & ~empty;
     if (!blockers) return false;
-    const Bitboard first = bit(nearest(blockers, kDirections[d]));
-    return (first & them) && (shift(first, kDirections[d]) & empty);
+    const Bitboard first = bit(nearest(blockers, kDirections[D]));
+    return (first & them) && (shift(first, kDirections[D]) & empty);
+}
+
+// Whether a king on `sq` can capture at all.
+inline bool king_has_capture(int sq, Bitboard them, Bitboard empty) {
+    return king_can_capture<0>(sq, them, empty) || king_can_capture<1>(sq, them, empty) ||
+           king_can_capture<2>(sq, them, empty) || king_can_capture<3>(sq, them, empty);
 }
 
 // Pieces of `men` that can capture a piece of `them` right now.
@@ -65,14 +74,8 @@ Bitboard capturers_impl(const Position& pos) {
     const Bitboard them = pos.pieces(opponent(Us));
     const Bitboard empty = pos.empty();
     Bitboard capturers = men_that_capture(pos.men(Us), them, empty);
-    for (Bitboard k = pos.kings_of(Us); k; k &= k - 1) {
-        const int sq = lowest_bit(k);
-        for (int d = 0; d < 4; ++d)
-            if (king_can_capture(sq, d, them, empty)) {
-                capturers |= bit(sq);
-                break;
-            }
-    }
+    for (Bitboard k = pos.kings_of(Us); k; k &= k - 1)
+        if (king_has_capture(lowest_bit(k), them, empty)) capturers |= k & -k;
     return capturers;
 }
 
@@ -85,8 +88,7 @@ bool has_capture_impl(const Position& pos) {
     const Bitboard kings = own & pos.kings;
     if (men_that_capture(men, them, empty)) return true;
     for (Bitboard k = kings; k; k &= k - 1)
-        for (int d = 0; d < 4; ++d)
-            if (king_can_capture(lowest_bit(k), d, them, empty)) return true;
+        if (king_has_capture(lowest_bit(k), them, empty)) return true;
     return false;
 }
 
@@ -134,29 +136,35 @@ private:
         if (!extended && count > 0) record(sq, captured, count);
     }
 
-    // Landing squares are tried nearest first, so the moves come out in the order of a walk
-    // along each diagonal.
     void king_step(int sq, Bitboard captured, int count) {
-        bool extended = false;
-        for (int d = 0; d < 4; ++d) {
-            const int step = kDirections[d];
-            const Bitboard blockers = kRays[d][sq] & ~empty_;
-            if (!blockers) continue;
-            const int victim = nearest(blockers, step);
-            if (!(bit(victim) & them_ & ~captured)) continue;
-            const Bitboard taken = captured | bit(victim);
-            const bool last = taken == them_;  // nothing left to take: every landing ends the capture
-            for (Bitboard landings = king_slide(victim, d, empty_); landings;) {
-                const int landing = nearest(landings, step);
-                landings &= ~bit(landing);
-                extended = true;
-                if (last)
-                    record(landing, taken, count + 1);
-                else
-                    king_step(landing, taken, count + 1);
-            }
-        }
+        // Not short-circuited: every direction is searched.
+        const bool extended = king_step_along<0>(sq, captured, count) | king_step_along<1>(sq, captured, count) |
+                              king_step_along<2>(sq, captured, count) | king_step_along<3>(sq, captured, count);
         if (!extended && count > 0) record(sq, captured, count);
+    }
+
+    // The captures that go on from `sq` along direction D; whether there is one. Landing squares
+    // are tried nearest first, so the moves come out in the order of a walk along each diagonal.
+    template <int D>
+    bool king_step_along(int sq, Bitboard captured, int count) {
+        constexpr int kStep = kDirections[D];
+        const Bitboard blockers = kRays[D][sq] & ~empty_;
+        if (!blockers) return false;
+        const int victim = nearest(blockers, kStep);
+        if (!(bit(victim) & them_ & ~captured)) return false;
+        const Bitboard taken = captured | bit(victim);
+        const bool last = taken == them_;  // nothing left to take: every landing ends the capture
+        Bitboard landings = king_slide(victim, D, empty_);
+        if (!landings) return false;
+        for (; landings;) {
+            const int landing = nearest(landings, kStep);
+            landings &= ~bit(landing);
+            if (last)
+                record(landing, taken, count + 1);
+            else
+                king_step(landing, taken, count + 1);
+        }
+        return true;
     }
 
     Bitboard them_;
