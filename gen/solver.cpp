@@ -148,8 +148,8 @@ private:
         const int target = layout_.partner_side(side);
         const Position p = flip_colors(after);
         const PositionIndex& idx = layout_.index(target);
-        const MenConfig men{p.white & ~p.kings, p.black & ~p.kings};
-        return negate(solved_value(target, idx.men_index(men), idx.king_index(men, {p.white & p.kings, p.black & p.kings})));
+        const MenConfig men = men_config_of(p);
+        return negate(solved_value(target, idx.men_index(men), idx.king_index(men, king_placement_of(p))));
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.

@@ -28,7 +28,7 @@ public:
             material_ = m;
             men_known_ = false;
         }
-        const MenConfig men{next.white & ~next.kings, next.black & ~next.kings};
+        const MenConfig men = men_config_of(next);
         if (!men_known_ || men != men_) {
             men_ = men;
             men_known_ = true;

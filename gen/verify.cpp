@@ -40,8 +40,6 @@ std::vector<Material> materials_in_folder(const fs::path& dir) {
 
 namespace {
 
-MenConfig men_of(const Position& pos) { return {pos.white & ~pos.kings, pos.black & ~pos.kings}; }
-
 class Verifier {
 public:
     Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<LevelRange> levels)
@@ -174,7 +172,7 @@ private:
                 if (levels_ && (i == r.begin() || i % per_config == 0)) {
                     // One configuration's king placements share its level: skip them all at once.
                     const std::uint64_t config = i / per_config;
-                    const MenConfig men = walker_at_i ? men_of(walker.current()) : index.men_config(config);
+                    const MenConfig men = walker_at_i ? men_config_of(walker.current()) : index.men_config(config);
                     const int level = men_advancement(men);
                     if (level < levels_->lowest || level > levels_->highest) {
                         i = std::min(r.end(), (config + 1) * per_config) - 1;

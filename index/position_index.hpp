@@ -31,6 +31,10 @@ struct KingPlacement {
     Bitboard black_kings = 0;
 };
 
+// A position's men and kings, as the index splits it.
+constexpr MenConfig men_config_of(const Position& pos) { return {pos.white & ~pos.kings, pos.black & ~pos.kings}; }
+constexpr KingPlacement king_placement_of(const Position& pos) { return {pos.white & pos.kings, pos.black & pos.kings}; }
+
 // The white-to-move position with these men and kings.
 constexpr Position compose_position(const MenConfig& men, const KingPlacement& kings) {
     return Position{men.white_men | kings.white_kings, men.black_men | kings.black_kings,
@@ -48,8 +52,8 @@ public:
 
     // Position must be of this material with white to move.
     std::uint64_t index(const Position& pos) const {
-        const MenConfig men{pos.white & ~pos.kings, pos.black & ~pos.kings};
-        return men_index(men) * king_placements_ + king_index(men, {pos.white & pos.kings, pos.black & pos.kings});
+        const MenConfig men = men_config_of(pos);
+        return men_index(men) * king_placements_ + king_index(men, king_placement_of(pos));
     }
     Position position(std::uint64_t index) const;
 

@@ -29,10 +29,10 @@ const char* build_target() { return DTB_BUILD_TARGET; }
 std::string executable_for_scripts() {
     const auto self = this_binary();
     if (self.empty()) return {};
-    if (std::string_view(DTB_BUILD_TARGET) == "x86-64-v3") {
-        const auto portable = self.parent_path() / "dtb";
-        if (::access(portable.c_str(), X_OK) == 0) return portable.string();
-    }
+#ifdef DTB_BESIDE_PORTABLE
+    const auto portable = self.parent_path() / "dtb";
+    if (::access(portable.c_str(), X_OK) == 0) return portable.string();
+#endif
     return self.string();
 }
 
@@ -41,7 +41,7 @@ void hand_over_to_faster_build([[maybe_unused]] char** argv) {
     if (const char* portable = std::getenv("DTB_PORTABLE"); portable && *portable && std::string_view(portable) != "0")
         return;
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("x86-64-v3")) return;
+    if (!__builtin_cpu_supports(DTB_FASTER_TARGET)) return;
     const auto self = this_binary();
     if (self.empty()) return;
     const auto faster = self.parent_path() / DTB_FASTER_BUILD;
