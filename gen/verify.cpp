@@ -2,16 +2,22 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include <tbb/parallel_for.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "gen/loader.hpp"
 #include "gen/progress.hpp"
@@ -40,10 +46,68 @@ std::vector<Material> materials_in_folder(const fs::path& dir) {
 
 namespace {
 
+// The materials an earlier run found sound (verify_folder's `record`), one line each:
+// material, fingerprint of the files its check read (hex), positions checked, seconds.
+class CheckRecord {
+public:
+    explicit CheckRecord(fs::path path) : path_(std::move(path)) {
+        if (path_.empty()) return;
+        std::ifstream in(path_);
+        if (!in) {
+            if (fs::exists(path_)) throw std::runtime_error("cannot read the record " + path_.string());
+            return;
+        }
+        // A line cut short by a kill is ignored (its material is checked again); the next line
+        // must not be joined to it.
+        std::string line;
+        while (std::getline(in, line)) {
+            ends_line_ = !in.eof();
+            std::istringstream fields(line);
+            std::string name, fingerprint, rest;
+            std::uint64_t positions;
+            double seconds;
+            if (fields >> name >> fingerprint >> positions >> seconds && !(fields >> rest))
+                sound_[name] = {fingerprint, positions};
+        }
+    }
+
+    bool on() const { return !path_.empty(); }
+    const fs::path& path() const { return path_; }
+
+    // The positions checked when m was recorded with this fingerprint, or nothing.
+    std::optional<std::uint64_t> recorded(const Material& m, const std::string& fingerprint) const {
+        const auto it = sound_.find(m.name());
+        if (it == sound_.end() || it->second.first != fingerprint) return std::nullopt;
+        return it->second.second;
+    }
+
+    // Appends m, synced, so that a run killed later keeps it.
+    void add(const Material& m, const std::string& fingerprint, std::uint64_t positions, double seconds) {
+        char line[256];
+        const int n = std::snprintf(line, sizeof line, "%s%s\t%s\t%llu\t%.1f\n", ends_line_ ? "" : "\n",
+                                    m.name().c_str(), fingerprint.c_str(), static_cast<unsigned long long>(positions),
+                                    seconds);
+        std::FILE* f = std::fopen(path_.c_str(), "a");
+        const bool written = f && std::fwrite(line, 1, static_cast<std::size_t>(n), f) == static_cast<std::size_t>(n) &&
+                             std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+        const int error = errno;
+        if (f) std::fclose(f);
+        if (!written) throw std::runtime_error("cannot write the record " + path_.string() + ": " + std::strerror(error));
+        ends_line_ = true;
+    }
+
+private:
+    fs::path path_;
+    bool ends_line_ = true;  // the file is empty or ends with a newline
+    std::map<std::string, std::pair<std::string, std::uint64_t>> sound_;
+};
+
 class Verifier {
 public:
-    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<LevelRange> levels)
-        : dir_(dir), log_(log), max_reported_(max_reported), levels_(levels), progress_(log, ::isatty(STDERR_FILENO) != 0) {}
+    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<LevelRange> levels,
+             const fs::path& record)
+        : dir_(dir), log_(log), max_reported_(max_reported), levels_(levels), record_(record),
+          progress_(log, ::isatty(STDERR_FILENO) != 0) {}
 
     VerifyReport run(const std::vector<Material>& only) {
         const auto present = materials_in_folder(dir_);
@@ -54,9 +118,13 @@ public:
         const auto last_read = last_reads(targets);
         for (std::size_t i = 0; i < targets.size(); ++i) {
             const Material& m = targets[i];
-            if (load(m) && load(m.mirror())) {
-                const bool with_dtw = has_dtw_file(m) && load_dtw(m) && load_dtw(m.mirror());
-                check_material(m, with_dtw, i + 1, targets.size());
+            const std::string fingerprint = record_.on() ? fingerprint_of(m) : std::string();
+            if (const auto positions = record_.recorded(m, fingerprint)) {
+                log_ << "checked before (" << record_.path().string() << "): " << m.name() << '\n' << std::flush;
+                report_.positions_checked += *positions;
+                ++report_.materials_skipped;
+            } else {
+                check_with_record(m, fingerprint, i + 1, targets.size());
             }
             drop_tables_read_before(i + 1, last_read);
         }
@@ -64,6 +132,44 @@ public:
     }
 
 private:
+    void check_with_record(const Material& m, const std::string& fingerprint, std::size_t number, std::size_t count) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::size_t errors = report_.errors.size();
+        const std::uint64_t inconsistencies = report_.inconsistency_count, positions = report_.positions_checked;
+        bool checked = false;
+        if (load(m) && load(m.mirror())) {
+            const bool with_dtw = has_dtw_file(m) && load_dtw(m) && load_dtw(m.mirror());
+            check_material(m, with_dtw, number, count);
+            checked = true;
+        }
+        const bool sound = checked && report_.errors.size() == errors && report_.inconsistency_count == inconsistencies;
+        if (record_.on() && sound)
+            record_.add(m, fingerprint, report_.positions_checked - positions,
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+
+    // What m's check reads: the files of m, its mirror and every material they reach in one move
+    // (names, sizes, modification times), and the levels checked.
+    std::string fingerprint_of(const Material& m) const {
+        std::set<Material> read{m, m.mirror()};
+        for (const Material& side : {m, m.mirror()})
+            for (const Material& s : successor_materials(side)) read.insert(s);
+        std::ostringstream what;
+        if (levels_) what << "levels " << levels_->lowest << '-' << levels_->highest;
+        for (const Material& r : read)
+            for (const fs::path& file : {dir_ / format::wdl_file_name(r), dir_ / format::dtw_file_name(r)}) {
+                std::error_code error;
+                const auto size = fs::file_size(file, error);
+                if (error) continue;  // absent: the check reports it, or there are no distances
+                what << ';' << file.filename().string() << ':' << size << ':'
+                     << fs::last_write_time(file, error).time_since_epoch().count();
+            }
+        const std::string text = what.str();
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(XXH64(text.data(), text.size(), 0)));
+        return hex;
+    }
+
     // For each material, the last target whose check reads its tables: the target itself, its
     // mirror, and what either reaches in one move.
     static std::map<Material, std::size_t> last_reads(const std::vector<Material>& targets) {
@@ -214,6 +320,7 @@ private:
     std::ostream& log_;
     std::size_t max_reported_;
     std::optional<LevelRange> levels_;
+    CheckRecord record_;
     std::set<Material> present_;
     std::set<Material> failed_;
     std::set<Material> dtw_failed_;
@@ -229,8 +336,8 @@ private:
 }  // namespace
 
 VerifyReport verify_folder(const fs::path& dir, const std::vector<Material>& only, std::ostream& log,
-                           std::size_t max_reported, std::optional<LevelRange> levels) {
-    return Verifier(dir, log, max_reported, levels).run(only);
+                           std::size_t max_reported, std::optional<LevelRange> levels, const fs::path& record) {
+    return Verifier(dir, log, max_reported, levels, record).run(only);
 }
 
 }  // namespace dtb

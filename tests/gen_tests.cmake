@@ -17,6 +17,9 @@ add_test(NAME cli_gen_2_4 COMMAND $<TARGET_FILE:dtb> gen --pieces 4 --out ${CMAK
 set_tests_properties(cli_gen_2_4 PROPERTIES FIXTURES_SETUP db4 LABELS "gen;e2e;slow")
 add_test(NAME cli_verify_2_4 COMMAND $<TARGET_FILE:dtb> verify --db ${CMAKE_CURRENT_BINARY_DIR}/db4)
 set_tests_properties(cli_verify_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
+add_test(NAME cli_verify_record COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/verify_record_cli.sh $<TARGET_FILE:dtb>
+         ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/verify_record)
+set_tests_properties(cli_verify_record PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
 add_test(NAME cli_gen_refusals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/cli_refusals.sh $<TARGET_FILE:dtb>
          ${CMAKE_CURRENT_BINARY_DIR}/db4)
 set_tests_properties(cli_gen_refusals PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")

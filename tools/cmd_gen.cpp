@@ -92,7 +92,8 @@ int run_gen(const GenOptions& o) {
     return kExitOk;
 }
 
-int run_verify(const std::string& dir, const std::vector<std::string>& names, const std::string& task, int threads) {
+int run_verify(const std::string& dir, const std::vector<std::string>& names, const std::string& task, int threads,
+               const std::string& record) {
     const auto limit = limit_threads(threads);
     std::vector<Material> materials = parse_materials(names);
     std::optional<LevelRange> levels;
@@ -104,7 +105,7 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
         if (const int k = slice_step_of_task(t); k > 0)
             levels = slice_at_step(t.materials.front(), plan.slices_of(t), k);
     }
-    const VerifyReport report = verify_folder(dir, materials, std::cerr, 10, levels);
+    const VerifyReport report = verify_folder(dir, materials, std::cerr, 10, levels, record);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
     for (const Inconsistency& i : report.inconsistencies)
         if (i.stored_dtw)
@@ -114,8 +115,9 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
             std::cout << "inconsistent\t" << i.fen << "\tstored " << value_name(i.stored) << "\timplied "
                       << value_name(i.implied) << '\n';
     std::cout << (report.ok() ? "ok" : "FAILED") << "\tpositions checked " << report.positions_checked
-              << "\tinconsistencies " << report.inconsistency_count << "\tfile errors " << report.errors.size()
-              << '\n';
+              << "\tinconsistencies " << report.inconsistency_count << "\tfile errors " << report.errors.size();
+    if (report.materials_skipped > 0) std::cout << "\tmaterials checked before " << report.materials_skipped;
+    std::cout << '\n';
     return report.ok() ? kExitOk : kExitFindings;
 }
 
@@ -226,6 +228,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     auto verify_names = std::make_shared<std::vector<std::string>>();
     auto verify_threads = std::make_shared<int>(0);
     auto verify_task = std::make_shared<std::string>();
+    auto verify_record = std::make_shared<std::string>();
     auto* verify = app.add_subcommand("verify", "Check every checksum and every stored value against its successors");
     verify->add_option("-d,--db", *verify_dir, "Database folder")->required();
     auto* only = verify->add_option("-m,--material", *verify_names, "Check only these materials")->delimiter(',');
@@ -234,9 +237,12 @@ void add_gen_commands(CLI::App& app, Runner& run) {
                        "(PAIR.sK), only its slice's positions, in the pair's files")
         ->excludes(only);
     verify->add_option("-t,--threads", *verify_threads, "Worker threads (default: all cores)")->check(CLI::Range(1, 1024));
+    verify->add_option("--record", *verify_record,
+                       "Append each material found sound to this file, and skip the materials it records whose "
+                       "files have not changed since: a long check stopped can be run again to resume");
     verify->footer("Exit code 0 only if everything holds; otherwise the first inconsistencies are printed.");
-    verify->callback([&run, verify_dir, verify_names, verify_task, verify_threads] {
-        run = [=] { return run_verify(*verify_dir, *verify_names, *verify_task, *verify_threads); };
+    verify->callback([&run, verify_dir, verify_names, verify_task, verify_threads, verify_record] {
+        run = [=] { return run_verify(*verify_dir, *verify_names, *verify_task, *verify_threads, *verify_record); };
     });
 
     auto stats_dir = std::make_shared<std::string>();
