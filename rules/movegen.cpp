@@ -75,7 +75,7 @@ Bitboard capturers_impl(const Position& pos) {
     const Bitboard empty = pos.empty();
     Bitboard capturers = men_that_capture(pos.men(Us), them, empty);
     for (Bitboard k = pos.kings_of(Us); k; k &= k - 1)
-        if (king_has_capture(lowest_bit(k), them, empty)) capturers |= k & -k;
+        if (king_has_capture(lowest_bit(k), them, empty)) capturers |= bit(lowest_bit(k));
     return capturers;
 }
 
@@ -156,7 +156,7 @@ private:
         const bool last = taken == them_;  // nothing left to take: every landing ends the capture
         Bitboard landings = king_slide(victim, D, empty_);
         if (!landings) return false;
-        for (; landings;) {
+        while (landings) {
             const int landing = nearest(landings, kStep);
             landings &= ~bit(landing);
             if (last)
