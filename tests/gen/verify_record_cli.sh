@@ -10,7 +10,8 @@ cp "$reference"/*.wdl "$work/db/"
 db=$work/db record=$work/record.tsv
 materials=$(ls "$db"/*.wdl | wc -l)
 
-# ok_line FILE: the summary line of a verify run, e.g. "ok<TAB>positions checked N<TAB>...".
+# positions_of OUT: N of the summary line "ok<TAB>positions checked N<TAB>..." in a run's output;
+# checked_again ERR: how many materials a run checked (rather than took from the record).
 positions_of() { sed -n 's/.*positions checked \([0-9]*\).*/\1/p' "$1"; }
 checked_again() { grep -c '^checking values of ' "$1" || true; }
 
@@ -38,8 +39,9 @@ mv "$work/cut.tsv" "$record"
 "$dtb" verify --db "$db" --record "$record" 2> "$work/err4" > /dev/null || fail "verify after resuming failed"
 [ "$(checked_again "$work/err4")" = 0 ] || fail "the record was not whole again after resuming"
 
-# A changed file: KvK is read by the check of KvK itself and by the materials one capture above it
-# (KKvK, KvKK, KMvK, ...); a 4-piece material such as KKvKK reads only 3-piece files.
+# A changed file: KvK is read by the check of KvK itself and by every material that reaches it in
+# one move (KKvK, KvKK by a capture; KvM, MvK by a promotion; ...); a 4-piece material such as
+# KKvKK reads only 3-piece files.
 touch -d '2001-01-01' "$db/KvK.wdl"
 "$dtb" verify --db "$db" --record "$record" > /dev/null 2> "$work/err5" || fail "verify after touching KvK failed"
 grep -q '^checking values of KvK$' "$work/err5" || fail "KvK, changed, was not checked again"
