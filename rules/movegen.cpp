@@ -175,8 +175,7 @@ private:
     int best_ = 1;  // a capture takes at least one piece
 };
 
-// The captures of the pieces `starts` (pieces that cannot capture may be among them: their search
-// finds nothing).
+// The captures of the pieces `starts` (capturers_impl's: every piece that can capture).
 template <Color Us>
 void generate_captures(const Position& pos, Bitboard starts, MoveList& out) {
     CaptureSearch<Us> search(pos, out);
@@ -184,12 +183,6 @@ void generate_captures(const Position& pos, Bitboard starts, MoveList& out) {
         const int from = lowest_bit(b);
         search.from_piece(from, (pos.kings >> from) & 1);
     }
-}
-
-template <Color Us>
-void generate_captures(const Position& pos, MoveList& out) {
-    // Only men with a capture at hand can start one; a king's search finds out as fast.
-    generate_captures<Us>(pos, men_that_capture(pos.men(Us), pos.pieces(opponent(Us)), pos.empty()) | pos.kings_of(Us), out);
 }
 
 template <Color Us>
@@ -236,8 +229,8 @@ std::size_t count_quiet(const Position& pos) {
 template <Color Us>
 MoveList generate_impl(const Position& pos) {
     MoveList out;
-    if (has_capture_impl<Us>(pos))
-        generate_captures<Us>(pos, out);
+    if (const Bitboard capturers = capturers_impl<Us>(pos))
+        generate_captures<Us>(pos, capturers, out);
     else
         generate_quiet<Us>(pos, out);
     return out;
@@ -245,9 +238,9 @@ MoveList generate_impl(const Position& pos) {
 
 template <Color Us>
 std::size_t count_impl(const Position& pos) {
-    if (has_capture_impl<Us>(pos)) {
+    if (const Bitboard capturers = capturers_impl<Us>(pos)) {
         MoveList out;
-        generate_captures<Us>(pos, out);
+        generate_captures<Us>(pos, capturers, out);
         return out.size();
     }
     return count_quiet<Us>(pos);
@@ -295,11 +288,7 @@ MoveList generate_moves(const Position& pos) {
     return for_side_to_move(pos, [&](auto us) { return generate_impl<us()>(pos); });
 }
 
-MoveList generate_captures(const Position& pos) {
-    MoveList out;
-    for_side_to_move(pos, [&](auto us) { generate_captures<us()>(pos, out); });
-    return out;
-}
+MoveList generate_captures(const Position& pos) { return generate_captures(pos, capturing_pieces(pos)); }
 
 MoveList generate_captures(const Position& pos, Bitboard capturers) {
     MoveList out;

@@ -50,8 +50,8 @@ MoveList generate_moves(const Position& pos);
 // captures taking the most pieces. For callers that have already asked has_capture.
 MoveList generate_captures(const Position& pos);
 
-// The same, searched from `capturers` only (capturing_pieces(pos)): for a caller that has them,
-// it skips the kings that cannot capture, each of which would cost a search.
+// The same, for a caller that has `capturers` = capturing_pieces(pos) already (the search starts
+// from those pieces only; they are not found again).
 MoveList generate_captures(const Position& pos, Bitboard capturers);
 
 // The legal moves of a position whose side to move cannot capture (has_capture is false).
