@@ -148,15 +148,11 @@ private:
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
 
-    // What m's check reads: the files of m, its mirror and every material they reach in one move
-    // (names, sizes, modification times), and the levels checked.
+    // The files m's check reads (names, sizes, modification times), and the levels checked.
     std::string fingerprint_of(const Material& m) const {
-        std::set<Material> read{m, m.mirror()};
-        for (const Material& side : {m, m.mirror()})
-            for (const Material& s : successor_materials(side)) read.insert(s);
         std::ostringstream what;
         if (levels_) what << "levels " << levels_->lowest << '-' << levels_->highest;
-        for (const Material& r : read)
+        for (const Material& r : materials_read_by(m))
             for (const fs::path& file : {dir_ / format::wdl_file_name(r), dir_ / format::dtw_file_name(r)}) {
                 std::error_code error;
                 const auto size = fs::file_size(file, error);
@@ -170,15 +166,20 @@ private:
         return hex;
     }
 
-    // For each material, the last target whose check reads its tables: the target itself, its
-    // mirror, and what either reaches in one move.
+    // The materials whose tables the check of m reads: m, its mirror, and what either reaches in
+    // one move.
+    static std::set<Material> materials_read_by(const Material& m) {
+        std::set<Material> read{m, m.mirror()};
+        for (const Material& side : {m, m.mirror()})
+            for (const Material& s : successor_materials(side)) read.insert(s);
+        return read;
+    }
+
+    // For each material, the last target whose check reads its tables.
     static std::map<Material, std::size_t> last_reads(const std::vector<Material>& targets) {
         std::map<Material, std::size_t> out;
         for (std::size_t i = 0; i < targets.size(); ++i)
-            for (const Material& side : {targets[i], targets[i].mirror()}) {
-                out[side] = i;
-                for (const Material& s : successor_materials(side)) out[s] = i;
-            }
+            for (const Material& read : materials_read_by(targets[i])) out[read] = i;
         return out;
     }
 
