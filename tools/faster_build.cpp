@@ -37,14 +37,14 @@ std::string executable_for_scripts() {
 }
 
 void hand_over_to_faster_build([[maybe_unused]] char** argv) {
-#if defined(DTB_FASTER_BUILD) && defined(__x86_64__)
+#if defined(DTB_FASTER_TARGET) && defined(__x86_64__)
     if (const char* portable = std::getenv("DTB_PORTABLE"); portable && *portable && std::string_view(portable) != "0")
         return;
     __builtin_cpu_init();
     if (!__builtin_cpu_supports(DTB_FASTER_TARGET)) return;
     const auto self = this_binary();
     if (self.empty()) return;
-    const auto faster = self.parent_path() / DTB_FASTER_BUILD;
+    const auto faster = self.parent_path() / ("dtb-" DTB_FASTER_TARGET);
     if (::access(faster.c_str(), X_OK) != 0) return;
     ::execv(faster.c_str(), argv);  // returns only on failure: then the portable build runs
 #endif
