@@ -1,7 +1,7 @@
 // Opening and probing a database file whose bytes are the fuzz input. Compiled twice:
 //   table_fuzz              the input is the file as it is, so every mutation the checksums catch
 //                           must be refused, and any value read must be the true one;
-//   table_checksummed_fuzz  (DTB_FUZZ_FIX_CHECKSUMS) the block offset table checksum and then the
+//   table_checksummed_fuzz  (DTB_FUZZ_FIX_CHECKSUMS) the block table checksum and then the
 //                           header checksum are rewritten to match the mutated bytes, so that the
 //                           checks behind them (sizes, counts, offsets, block frames) are reached.
 // The file is named after the material its header names (KvK when that is not a small material)
@@ -68,8 +68,8 @@ Material material_of_header(const std::vector<std::uint8_t>& file) {
 // Makes the mutated header pass its checksums. Byte 120, the first of the header checksum (which
 // is rewritten anyway), chooses fields to make consistent first, so that mutations of the sizes
 // reach the checks behind the header's own: bit 0 the position count N (the index size of the
-// material), bit 1 the block count B = ceil(N / P). Then the block offset table checksum (bytes
-// 80..87, over the 8(B+1) bytes after the header) and the header checksum (bytes 120..127, over
+// material), bit 1 the block count B = ceil(N / P). Then the block table checksum (bytes 80..87,
+// over the 12B + 8 bytes after the header in version 2, 8(B+1) in version 1) and the header checksum (bytes 120..127, over
 // bytes 0..119), as docs/FORMAT.md defines them.
 void fix_checksums(std::vector<std::uint8_t>& file) {
     if (file.size() < format::kHeaderBytes) return;
@@ -78,8 +78,10 @@ void fix_checksums(std::vector<std::uint8_t>& file) {
     const std::uint64_t per_block = get_u64(file, 28) & 0xFFFFFFFF;
     if ((choice & 2) && per_block != 0) put_u64(file, 40, (get_u64(file, 32) + per_block - 1) / per_block);
     const std::uint64_t blocks = get_u64(file, 40);
-    const std::uint64_t room = (file.size() - format::kHeaderBytes) / 8;
-    if (blocks < room) put_u64(file, 80, XXH64(file.data() + format::kHeaderBytes, 8 * (blocks + 1), 0));
+    const std::uint64_t entry_bytes = (get_u64(file, 8) & 0xFFFFFFFF) >= 2 ? format::kBlockTableEntryBytes : 8;
+    const std::uint64_t room = (file.size() - format::kHeaderBytes) / entry_bytes;
+    if (blocks < room)
+        put_u64(file, 80, XXH64(file.data() + format::kHeaderBytes, entry_bytes * blocks + 8, 0));
     put_u64(file, format::kHeaderBytes - 8, XXH64(file.data(), format::kHeaderBytes - 8, 0));
 }
 

@@ -18,6 +18,7 @@
 
 #include "gen/chunked_file.hpp"
 #include "gen/dtw_solver.hpp"
+#include "gen/folder_lock.hpp"
 #include "gen/loader.hpp"
 #include "gen/memory_plan.hpp"
 #include "gen/progress.hpp"
@@ -35,63 +36,6 @@ namespace fs = std::filesystem;
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-// A lock on DIR/.dtb-gen.lock: exclusive for a build of the whole folder, so that two builds never
-// write one folder; shared for the tasks of a workflow plan, which also take an exclusive lock of
-// their own (DIR/.dtb-task-ID.lock), so that tasks run side by side but never one task twice, nor
-// a task beside a whole-folder build. A task's lock file is removed when it ends (a plan has
-// thousands of tasks); the folder's stays.
-class FileLock {
-public:
-    FileLock(const fs::path& path, bool exclusive, const std::string& busy, bool remove_at_end)
-        : path_(path), remove_at_end_(remove_at_end) {
-        for (;;) {
-            fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-            if (fd_ < 0)
-                throw std::runtime_error("cannot write to " + path.parent_path().string() + ": " + std::strerror(errno));
-            if (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
-                ::close(fd_);
-                throw std::runtime_error(busy);
-            }
-            // A holder that removes its file at the end may have done so between our open and our
-            // lock: then we hold a lock on a file nobody else can find, and take the new one instead.
-            if (!remove_at_end_ || still_named()) return;
-            ::close(fd_);
-        }
-    }
-    ~FileLock() {
-        if (remove_at_end_) ::unlink(path_.c_str());  // while still locked: see the constructor
-        ::close(fd_);
-    }
-    FileLock(const FileLock&) = delete;
-    FileLock& operator=(const FileLock&) = delete;
-
-private:
-    bool still_named() const {
-        struct stat held {}, named {};
-        return ::fstat(fd_, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
-               held.st_ino == named.st_ino;
-    }
-
-    fs::path path_;
-    bool remove_at_end_;
-    int fd_ = -1;
-};
-
-struct FolderLock {
-    std::optional<FileLock> folder, task;
-
-    FolderLock(const fs::path& dir, const std::string& task_id) {
-        const std::string where = dir.string();
-        if (task_id.empty()) {
-            folder.emplace(dir / ".dtb-gen.lock", true, "another dtb gen is writing to " + where, false);
-            return;
-        }
-        folder.emplace(dir / ".dtb-gen.lock", false, "a dtb gen of the whole folder is writing to " + where, false);
-        task.emplace(dir / (".dtb-task-" + task_id + ".lock"), true, "task " + task_id + " is running already in " + where,
-                     true);
-    }
-};
 
 format::FileKind kind_of(const fs::path& p) {
     return p.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl;

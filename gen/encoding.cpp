@@ -161,7 +161,7 @@ std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, 
     const std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (!cctx) throw std::bad_alloc();
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level);
-    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 1);
     std::vector<unsigned char> out(ZSTD_compressBound(raw.size()));
     const std::size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), raw.data(), raw.size());

@@ -64,7 +64,8 @@ void fill_dtw_dont_care(std::vector<std::uint16_t>& block, DtwFill fill);
 // The bytes of one filled block.
 std::vector<std::uint8_t> lay_out_dtw(const std::vector<std::uint16_t>& filled, std::uint32_t width, DtwLayout layout);
 
-// One zstd frame with content size and checksum; throws on error.
+// One zstd frame with its content size and without zstd's checksum (the file's block check takes
+// its place and its 4 bytes, docs/FORMAT.md); throws on error.
 std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, int level);
 
 // Decompresses one frame of compress_block into `out` (resized to its content size); throws on

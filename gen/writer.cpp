@@ -85,35 +85,6 @@ void check_hashes(const std::filesystem::path& path, format::FileKind kind, cons
     }
 }
 
-// Writes header, offset table and blocks to DIR/NAME.tmp, syncs it, lets `check` read it back,
-// then renames it to DIR/NAME. Returns the file size.
-template <typename Check>
-std::uint64_t write_atomically(const std::filesystem::path& dir, const std::string& name, format::Header& header,
-                               const std::vector<std::vector<unsigned char>>& compressed, const Check& check) {
-    std::vector<std::uint64_t> offsets(header.block_count + 1);
-    offsets[0] = format::kHeaderBytes + offsets.size() * sizeof(std::uint64_t);
-    for (std::uint64_t b = 0; b < header.block_count; ++b) offsets[b + 1] = offsets[b] + compressed[b].size();
-    header.table_checksum = XXH64(offsets.data(), offsets.size() * sizeof(std::uint64_t), 0);
-    const std::filesystem::path final_path = dir / name;
-    const std::filesystem::path temp_path = final_path.string() + ".tmp";
-    try {
-        OutputFile out(temp_path);
-        const auto header_bytes = format::encode_header(header);
-        out.write(header_bytes.data(), header_bytes.size());
-        out.write(offsets.data(), offsets.size() * sizeof(std::uint64_t));
-        for (const auto& c : compressed) out.write(c.data(), c.size());
-        out.sync_and_close();
-        check(temp_path);
-        std::filesystem::rename(temp_path, final_path);
-    } catch (...) {
-        std::error_code ignored;
-        std::filesystem::remove(temp_path, ignored);
-        throw;
-    }
-    sync_directory(dir);
-    return offsets.back();
-}
-
 // Per block of a DTW file: the counts of its positions and its largest DTW.
 struct DtwBlockStats {
     std::uint64_t captures = 0, wins = 0, draws = 0, losses = 0;
@@ -188,6 +159,41 @@ std::vector<std::uint8_t> dtw_block_bytes(const PositionIndex& index, const DtwM
 
 }  // namespace
 
+std::uint64_t write_table(const std::filesystem::path& dir, const std::string& name, format::Header& header,
+                          const std::vector<std::vector<unsigned char>>& frames,
+                          const std::vector<std::uint32_t>& block_checks, const std::vector<std::uint64_t>& content_hashes) {
+    if (frames.size() != header.block_count || block_checks.size() != header.block_count ||
+        content_hashes.size() != header.block_count)
+        throw std::logic_error("write_table: " + name + " needs one frame, check and hash per block");
+    header.format_version = format::kFormatVersion;
+    std::vector<std::uint64_t> offsets(header.block_count + 1);
+    offsets[0] = format::kHeaderBytes + header.block_table_bytes();
+    for (std::uint64_t b = 0; b < header.block_count; ++b) offsets[b + 1] = offsets[b] + frames[b].size();
+    std::vector<unsigned char> table(header.block_table_bytes());
+    std::memcpy(table.data(), offsets.data(), offsets.size() * sizeof(std::uint64_t));
+    std::memcpy(table.data() + offsets.size() * sizeof(std::uint64_t), block_checks.data(),
+                block_checks.size() * sizeof(std::uint32_t));
+    header.table_checksum = XXH64(table.data(), table.size(), 0);
+    const std::filesystem::path final_path = dir / name;
+    const std::filesystem::path temp_path = final_path.string() + ".tmp";
+    try {
+        OutputFile out(temp_path);
+        const auto header_bytes = format::encode_header(header);
+        out.write(header_bytes.data(), header_bytes.size());
+        out.write(table.data(), table.size());
+        for (const auto& f : frames) out.write(f.data(), f.size());
+        out.sync_and_close();
+        check_hashes(temp_path, header.kind, content_hashes);
+        std::filesystem::rename(temp_path, final_path);
+    } catch (...) {
+        std::error_code ignored;
+        std::filesystem::remove(temp_path, ignored);
+        throw;
+    }
+    sync_directory(dir);
+    return offsets.back();
+}
+
 WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& solved, const WriteOptions& options) {
     if (const char* problem = format::block_size_problem(options.positions_per_block, format::FileKind::Dtw))
         throw std::invalid_argument(problem);
@@ -227,15 +233,17 @@ WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& 
     // Only a hash of each block is kept for the read-back check: the raw blocks would double the
     // memory a large material needs while it is written.
     std::vector<std::uint64_t> hashes(header.block_count);
+    std::vector<std::uint32_t> checks(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     tbb::parallel_for(std::uint64_t{0}, header.block_count, [&](std::uint64_t b) {
         const auto raw = dtw_block_bytes(index, solved, b * header.positions_per_block, block_count_of(b), width,
                                          options.dtw_store_wins);
         hashes[b] = XXH64(raw.data(), raw.size(), 0);
+        checks[b] = format::block_check(b, raw.data(), raw.size());
         compressed[b] = compress_block(raw, options.dtw_zstd_level);
     });
-    const auto check = [&](const std::filesystem::path& path) { check_hashes(path, format::FileKind::Dtw, hashes); };
-    const std::uint64_t bytes = write_atomically(dir, format::dtw_file_name(solved.material), header, compressed, check);
+    const std::uint64_t bytes =
+        write_table(dir, format::dtw_file_name(solved.material), header, compressed, checks, hashes);
     return {header, bytes};
 }
 
@@ -266,6 +274,7 @@ WrittenFile write_wdl_blocks(const std::filesystem::path& dir, const Material& m
     header.block_count = (header.positions + header.positions_per_block - 1) / header.positions_per_block;
     std::vector<WdlBlockCounts> counts(header.block_count);
     std::vector<std::uint64_t> hashes(header.block_count);
+    std::vector<std::uint32_t> checks(header.block_count);
     std::vector<std::vector<unsigned char>> compressed(header.block_count);
     const auto first_of = [&](std::uint64_t b) { return b * header.positions_per_block; };
     const auto count_of = [&](std::uint64_t b) {
@@ -288,6 +297,7 @@ WrittenFile write_wdl_blocks(const std::filesystem::path& dir, const Material& m
             WdlBlock block = encode_wdl_block(raw[k].data(), raw[k].size(), options.zstd_level);
             std::vector<std::uint8_t>().swap(raw[k]);
             hashes[b] = XXH64(block.raw.data(), block.raw.size(), 0);
+            checks[b] = format::block_check(b, block.raw.data(), block.raw.size());
             compressed[b] = std::move(block.frame);
         });
     }
@@ -297,8 +307,7 @@ WrittenFile write_wdl_blocks(const std::filesystem::path& dir, const Material& m
         header.draws += c.draws;
         header.losses += c.losses;
     }
-    const auto check = [&](const std::filesystem::path& temp) { check_hashes(temp, format::FileKind::Wdl, hashes); };
-    const std::uint64_t bytes = write_atomically(dir, format::wdl_file_name(material), header, compressed, check);
+    const std::uint64_t bytes = write_table(dir, format::wdl_file_name(material), header, compressed, checks, hashes);
     return {header, bytes};
 }
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "gen/dtw_solver.hpp"
@@ -50,6 +51,14 @@ WrittenFile write_wdl_file(const std::filesystem::path& dir, const Material& mat
 // counts and longest distances come from all of `solved` whatever is stored. positions_per_block
 // need not be a multiple of 5 here.
 WrittenFile write_dtw_file(const std::filesystem::path& dir, const DtwMaterial& solved, const WriteOptions& options);
+
+// Writes DIR/NAME (format version 2) from its header and its compressed blocks: to NAME.tmp,
+// synced, read back block by block through the probing library's reader and compared with
+// `content_hashes` (XXH64, seed 0, of each block's content), renamed. Fills in the header's version
+// and table checksum; returns the file's size. Throws std::runtime_error.
+std::uint64_t write_table(const std::filesystem::path& dir, const std::string& name, format::Header& header,
+                          const std::vector<std::vector<unsigned char>>& frames,
+                          const std::vector<std::uint32_t>& block_checks, const std::vector<std::uint64_t>& content_hashes);
 
 // Makes a directory entry durable (after a rename).
 void sync_directory(const std::filesystem::path& dir);

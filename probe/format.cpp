@@ -47,6 +47,14 @@ std::uint32_t Header::dtw_width() const {
     return value_encoding == kEncodingDtwU8 || value_encoding == kEncodingDtwLossesU8 ? 1 : 2;
 }
 
+std::uint64_t Header::block_table_bytes() const {
+    return (block_count + 1) * sizeof(std::uint64_t) + (has_block_checks() ? block_count * sizeof(std::uint32_t) : 0);
+}
+
+std::uint32_t block_check(std::uint64_t block, const std::uint8_t* content, std::size_t bytes) {
+    return static_cast<std::uint32_t>(XXH3_64bits_withSeed(content, bytes, block));
+}
+
 bool Header::dtw_stores_wins() const {
     return kind == FileKind::Dtw && (value_encoding == kEncodingDtwU8 || value_encoding == kEncodingDtwU16);
 }
@@ -95,9 +103,9 @@ Header decode_header(const unsigned char* in) {
     else if (std::memcmp(in, kWdlMagic.data(), kWdlMagic.size()) != 0)
         throw std::runtime_error("not a dtb WDL file (bad magic number)");
     h.format_version = get<std::uint32_t>(in, 8);
-    if (h.format_version != kFormatVersion)
-        throw std::runtime_error("format version " + std::to_string(h.format_version) + ", this dtb reads version " +
-                                 std::to_string(kFormatVersion));
+    if (h.format_version < kOldestReadableVersion || h.format_version > kFormatVersion)
+        throw std::runtime_error("format version " + std::to_string(h.format_version) + ", this dtb reads versions " +
+                                 std::to_string(kOldestReadableVersion) + " to " + std::to_string(kFormatVersion));
     if (get<std::uint64_t>(in, kChecksumOffset) != XXH64(in, kChecksumOffset, 0))
         throw std::runtime_error("header checksum mismatch (corrupt header)");
     if (get<std::uint32_t>(in, 12) != kHeaderBytes) throw std::runtime_error("unexpected header size");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -22,7 +23,12 @@ namespace format {
 
 inline constexpr std::array<char, 8> kWdlMagic = {'D', 'T', 'B', '-', 'W', 'D', 'L', '\n'};
 inline constexpr std::array<char, 8> kDtwMagic = {'D', 'T', 'B', '-', 'D', 'T', 'W', '\n'};
-inline constexpr std::uint32_t kFormatVersion = 1;
+// Version 2 (since 2026-11-28) binds each block to its place with a block check in the checksummed
+// block table; version 1 files (zstd's own frame checksum only) are still read.
+inline constexpr std::uint32_t kFormatVersion = 2;
+inline constexpr std::uint32_t kOldestReadableVersion = 1;
+// What each block adds to the block table of a version-2 file: its offset and its block check.
+inline constexpr std::uint32_t kBlockTableEntryBytes = sizeof(std::uint64_t) + sizeof(std::uint32_t);
 inline constexpr std::uint32_t kIndexVersion = 1;
 inline constexpr std::uint32_t kHeaderBytes = 128;
 inline constexpr std::uint32_t kEncodingBase3 = 1;  // 5 values per byte: v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4
@@ -58,7 +64,7 @@ struct Header {
     std::uint64_t wins = 0;      // non-capture positions by value
     std::uint64_t draws = 0;
     std::uint64_t losses = 0;
-    std::uint64_t table_checksum = 0;  // XXH64 of the block offset table
+    std::uint64_t table_checksum = 0;  // XXH64 of the block table (offsets, then block checks from version 2)
     std::uint32_t max_dtw = 0;         // DTW files only: the largest DTW of a non-capture position (0 in WDL files)
     std::uint32_t longest_win = 0;         // DTW files only: the longest win, capture positions included
     std::uint64_t longest_win_index = 0;   // DTW files only: the first position with that win
@@ -68,7 +74,17 @@ struct Header {
     std::uint32_t dtw_width() const;
     // DTW files only: whether wins hold a stored DTW (encodings 2, 3) or are found by search (4, 5).
     bool dtw_stores_wins() const;
+    // Whether the block table holds a block check per block (version 2 on).
+    bool has_block_checks() const { return format_version >= 2; }
+    // Bytes of the block table after the header: 8(B+1) of offsets, and 4B of block checks in version 2.
+    std::uint64_t block_table_bytes() const;
 };
+
+// The block check of version 2 (docs/FORMAT.md, "Blocks"): the low 32 bits of XXH3-64 of block
+// `block`'s content, seeded with `block`. It sits in the checksummed block table at the block's
+// place, so a valid frame moved to another block's place fails it (zstd's frame checksum, which
+// version 1 relies on, covers a frame's content wherever the frame stands).
+std::uint32_t block_check(std::uint64_t block, const std::uint8_t* content, std::size_t bytes);
 
 // Why `positions_per_block` is not a valid block size for files of `kind` (WDL files: a positive
 // multiple of 5 up to kMaxPositionsPerBlock; DTW files: any positive number up to it), or nullptr.

@@ -87,8 +87,10 @@ void TableFile::read_header(format::FileKind expected) {
     if (header_.positions != index_size)
         fail("header claims " + std::to_string(header_.positions) + " positions, material " + m.name() + " has " +
              std::to_string(index_size));
-    // Each block takes an 8-byte entry of the offset table (one more ends it).
-    const std::uint64_t room = (file_bytes_ - format::kHeaderBytes) / sizeof(std::uint64_t);
+    // Each block takes an 8-byte entry of the offset table (one more ends it) and, from version 2,
+    // a 4-byte block check.
+    const std::uint64_t entry_bytes = header_.has_block_checks() ? 12 : 8;
+    const std::uint64_t room = (file_bytes_ - format::kHeaderBytes) / entry_bytes;
     if (header_.block_count >= room)
         fail("header claims " + std::to_string(header_.block_count) + " blocks, more than a file of " +
              std::to_string(file_bytes_) + " bytes can hold (truncated?)");
@@ -98,12 +100,18 @@ void TableFile::read_header(format::FileKind expected) {
 }
 
 void TableFile::read_offsets() {
+    std::vector<unsigned char> table(header_.block_table_bytes());
+    if (!read_exact(fd_, table.data(), table.size(), format::kHeaderBytes))
+        fail("truncated file (incomplete block table)");
+    if (XXH64(table.data(), table.size(), 0) != header_.table_checksum) fail("block table checksum mismatch");
     offsets_.resize(header_.block_count + 1);
-    const std::size_t table_bytes = offsets_.size() * sizeof(std::uint64_t);
-    if (!read_exact(fd_, offsets_.data(), table_bytes, format::kHeaderBytes))
-        fail("truncated file (incomplete block offset table)");
-    if (XXH64(offsets_.data(), table_bytes, 0) != header_.table_checksum) fail("block offset table checksum mismatch");
-    if (offsets_.front() != format::kHeaderBytes + table_bytes) fail("block offset table does not start after itself");
+    const std::size_t offset_bytes = offsets_.size() * sizeof(std::uint64_t);
+    std::memcpy(offsets_.data(), table.data(), offset_bytes);
+    if (header_.has_block_checks()) {
+        block_checks_.resize(header_.block_count);
+        std::memcpy(block_checks_.data(), table.data() + offset_bytes, table.size() - offset_bytes);
+    }
+    if (offsets_.front() != format::kHeaderBytes + table.size()) fail("block offset table does not start after itself");
     for (std::size_t i = 1; i < offsets_.size(); ++i)
         if (offsets_[i] < offsets_[i - 1]) fail("block offset table is not ascending");
     if (offsets_.back() != file_bytes_)
@@ -115,26 +123,34 @@ TableFile::~TableFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-void TableFile::read_block(std::uint64_t block, std::vector<std::uint8_t>& out) const {
+void TableFile::read_frame(std::uint64_t block, std::vector<std::uint8_t>& frame) const {
     if (block >= header_.block_count) fail("block " + std::to_string(block) + " out of range");
     const std::uint64_t begin = offsets_[block];
-    const std::size_t compressed = static_cast<std::size_t>(offsets_[block + 1] - begin);
-    std::vector<unsigned char> frame(compressed);
-    if (!read_exact(fd_, frame.data(), compressed, begin)) fail("read error in block " + std::to_string(block));
+    frame.resize(static_cast<std::size_t>(offsets_[block + 1] - begin));
+    if (!read_exact(fd_, frame.data(), frame.size(), begin)) fail("read error in block " + std::to_string(block));
+}
+
+void TableFile::read_block(std::uint64_t block, std::vector<std::uint8_t>& out) const {
+    std::vector<std::uint8_t> frame;
+    read_frame(block, frame);
     const std::uint64_t expected = header_.block_bytes(block);
+    // Version 1 relies on zstd's frame checksum (of the content only), version 2 on the block check.
     ZSTD_frameHeader frame_header{};
-    if (ZSTD_getFrameHeader(&frame_header, frame.data(), compressed) != 0 ||
-        frame_header.frameContentSize != expected || !frame_header.checksumFlag)
+    if (ZSTD_getFrameHeader(&frame_header, frame.data(), frame.size()) != 0 ||
+        frame_header.frameContentSize != expected || (!header_.has_block_checks() && !frame_header.checksumFlag))
         fail("block " + std::to_string(block) + " is corrupt (bad frame header)");
     out.resize(expected);
     // One decompression context per thread, reused: ZSTD_decompress would allocate and initialise
     // a fresh one (over 100 KB) per block, which costs more than the decompression itself.
     thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
     if (!dctx) fail("out of memory for a decompression context");
-    const std::size_t got = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), frame.data(), compressed);
+    const std::size_t got = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), frame.data(), frame.size());
     if (ZSTD_isError(got) || got != expected)
         fail("block " + std::to_string(block) + " is corrupt (" +
              (ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong size") + ")");
+    if (header_.has_block_checks() &&
+        format::block_check(block, out.data(), out.size()) != block_checks_[block])
+        fail("block " + std::to_string(block) + " is corrupt (its block check does not match its content)");
 }
 
 }  // namespace dtb

@@ -1,4 +1,4 @@
-// Read access to one database file: header, block offset table, checked block decompression.
+// Read access to one database file: header, block table, checked block decompression.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ public:
 // An open database file. Thread-safe: blocks are read with pread on one descriptor.
 class TableFile {
 public:
-    // Opens the file and checks its header, size and block offset table; throws TableError, also
+    // Opens the file and checks its header, size and block table; throws TableError, also
     // when the file is of another kind than `expected` (a DTW file is never read as WDL values),
     // not a regular file (a named pipe, a device, a folder: refused without blocking), or when a
     // count of its header disagrees with its material or its size (checked before allocating).
@@ -32,9 +32,13 @@ public:
     const std::filesystem::path& path() const { return path_; }
     std::uint64_t file_bytes() const { return file_bytes_; }
 
-    // Reads and decompresses one block into `out` (resized to its uncompressed size), checking the
-    // zstd frame checksum and size; throws TableError on any mismatch.
+    // Reads and decompresses one block into `out` (resized to its uncompressed size), checking its
+    // size and its block check (version 2) or zstd frame checksum (version 1); throws TableError
+    // on any mismatch.
     void read_block(std::uint64_t block, std::vector<std::uint8_t>& out) const;
+
+    // The compressed bytes of one block as stored (one zstd frame), unchecked.
+    void read_frame(std::uint64_t block, std::vector<std::uint8_t>& frame) const;
 
 private:
     [[noreturn]] void fail(const std::string& what) const;
@@ -45,7 +49,8 @@ private:
     int fd_ = -1;
     format::Header header_;
     std::uint64_t file_bytes_ = 0;
-    std::vector<std::uint64_t> offsets_;  // block_count + 1 entries
+    std::vector<std::uint64_t> offsets_;       // block_count + 1 entries
+    std::vector<std::uint32_t> block_checks_;  // version 2: block_count entries
 };
 
 }  // namespace dtb

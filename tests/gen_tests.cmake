@@ -1,7 +1,8 @@
 # Generator tests. Heavy ones carry the label "slow" (the sanitizer pass of scripts/test.sh skips them).
-add_executable(gen_tests gen/solver_test.cpp gen/build_test.cpp gen/slices_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp gen/workflow_test.cpp)
+add_executable(gen_tests gen/solver_test.cpp gen/build_test.cpp gen/slices_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp gen/workflow_test.cpp
+               gen/upgrade_test.cpp)
 target_include_directories(gen_tests PRIVATE ${PROJECT_SOURCE_DIR})
-target_link_libraries(gen_tests PRIVATE dtb_gen GTest::gtest_main GTest::gmock)
+target_link_libraries(gen_tests PRIVATE dtb_gen PkgConfig::ZSTD PkgConfig::XXHASH GTest::gtest_main GTest::gmock)
 gtest_discover_tests(gen_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
 
 # That the thread count changes no byte is checked by cli_gen_dtw_2_4 (tests/dtw_files_tests.cmake):
@@ -20,6 +21,9 @@ set_tests_properties(cli_verify_2_4 PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen
 add_test(NAME cli_verify_record COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/verify_record_cli.sh $<TARGET_FILE:dtb>
          ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/verify_record)
 set_tests_properties(cli_verify_record PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
+add_test(NAME cli_upgrade COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/upgrade_cli.sh $<TARGET_FILE:dtb>
+         ${PROJECT_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/upgrade_cli)
+set_tests_properties(cli_upgrade PROPERTIES LABELS "gen;e2e")
 add_test(NAME cli_gen_refusals COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/cli_refusals.sh $<TARGET_FILE:dtb>
          ${CMAKE_CURRENT_BINARY_DIR}/db4)
 set_tests_properties(cli_gen_refusals PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")

@@ -73,14 +73,14 @@ struct Encoding {
     bool best_fill_per_block = false;  // as dtb gen writes: the smaller of both fills, block by block
 };
 
-// Compressed bytes of one block of `e` (plus its offset-table entry): positions [first, first + n)
+// Compressed bytes of one block of `e` (plus its block-table entry): positions [first, first + n)
 // of the solver's values, or of `stored`, the values with every don't-care filled by e.fill.
 std::uint64_t block_bytes(const std::vector<std::uint8_t>& values, const std::vector<std::uint8_t>& stored,
                           std::uint64_t first, std::uint64_t n, const Encoding& e) {
-    if (e.best_fill_per_block) return encode_wdl_block(values.data() + first, n, e.level).frame.size() + sizeof(std::uint64_t);
+    if (e.best_fill_per_block) return encode_wdl_block(values.data() + first, n, e.level).frame.size() + format::kBlockTableEntryBytes;
     const bool base3 = std::string(e.packing) == "base3";
     const auto raw = base3 ? pack_base3(stored.data() + first, n) : pack_2bit(stored.data() + first, n);
-    return compress_block(raw, e.level).size() + sizeof(std::uint64_t);
+    return compress_block(raw, e.level).size() + format::kBlockTableEntryBytes;
 }
 
 std::uint64_t encoded_bytes(const std::vector<std::uint8_t>& values, const Encoding& e) {
@@ -189,7 +189,7 @@ DtwSize dtw_encoded_size(const DtwHalves& d, std::uint32_t file_width, const Dtw
         frames[b] = compress_block(lay_out_dtw(block, width, e.layout), e.level);
     });
     DtwSize size{0, blocks, UINT64_MAX};
-    for (const auto& f : frames) size.bytes += f.size() + sizeof(std::uint64_t);
+    for (const auto& f : frames) size.bytes += f.size() + format::kBlockTableEntryBytes;
     // What a cold probe pays, on one thread; the best of three rounds, as the machine may be busy.
     std::vector<std::uint8_t> out;
     for (int round = 0; round < 3; ++round) {

@@ -1,4 +1,4 @@
-// `dtb gen`, `dtb verify`, `dtb stats`: building and checking databases.
+// `dtb gen`, `dtb verify`, `dtb stats`, `dtb upgrade`: building and checking databases.
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -11,6 +11,7 @@
 #include "gen/builder.hpp"
 #include "gen/memory_plan.hpp"
 #include "gen/slices.hpp"
+#include "gen/upgrade.hpp"
 #include "gen/verify.hpp"
 #include "gen/workflow.hpp"
 #include "probe/table_file.hpp"
@@ -136,6 +137,20 @@ LongestWin longest_win(const std::filesystem::path& dir, const Material& m) {
     return {std::to_string(h.longest_win), to_fen(PositionIndex(m).position(h.longest_win_index)), bytes};
 }
 
+int run_upgrade(const std::string& dir) {
+    const UpgradeReport report = upgrade_folder(dir, [](const std::string& name, UpgradeOutcome outcome, const std::string& reason) {
+        if (outcome == UpgradeOutcome::Failed)
+            std::cerr << "dtb: " << reason << '\n';
+        else
+            std::cout << (outcome == UpgradeOutcome::Upgraded ? "upgraded\t" : "current\t") << name << std::endl;
+    });
+    std::cout << report.upgraded.size() << " files rewritten as format version " << format::kFormatVersion << ", "
+              << report.current << " already of it, " << report.errors.size() << " not readable\n";
+    if (report.upgraded.empty() && report.current == 0 && report.errors.empty())
+        throw std::runtime_error("no databases (*.wdl, *.dtw files) in " + dir);
+    return report.errors.empty() ? kExitOk : kExitFailure;
+}
+
 int run_stats(const std::string& dir, bool tsv) {
     const auto materials = materials_in_folder(dir);
     if (materials.empty()) throw std::runtime_error("no databases (*.wdl files) in " + dir);
@@ -244,6 +259,17 @@ void add_gen_commands(CLI::App& app, Runner& run) {
     verify->callback([&run, verify_dir, verify_names, verify_task, verify_threads, verify_record] {
         run = [=] { return run_verify(*verify_dir, *verify_names, *verify_task, *verify_threads, *verify_record); };
     });
+
+    auto upgrade_dir = std::make_shared<std::string>();
+    auto* upgrade = app.add_subcommand("upgrade", "Rewrite database files of format version 1 as version 2, their values unchanged");
+    upgrade->add_option("-d,--db", *upgrade_dir, "Database folder")->required();
+    upgrade->footer(
+        "Version 2 binds every block to its place in the file (docs/FORMAT.md); a file keeps its size. Each file is "
+        "written under a temporary name, read back and renamed, under the folder's lock (no dtb gen may write "
+        "there meanwhile). A block that does not read is not carried over: that file stays as it was and the exit "
+        "code is 3. Version 1 cannot tell a block moved within its file, so run `dtb verify` on the folder "
+        "afterwards if its files' history is unknown.");
+    upgrade->callback([&run, upgrade_dir] { run = [=] { return run_upgrade(*upgrade_dir); }; });
 
     auto stats_dir = std::make_shared<std::string>();
     auto stats_tsv = std::make_shared<bool>(false);

@@ -80,14 +80,14 @@ sleep 0.5
 expect_code 3 "the same task twice" "$dtb" gen --task KKvKK --out "$work/partial"
 grep -q "task KKvKK is running already" "$work/err" || fail "second run of a task: $(cat "$work/err")"
 expect_code 3 "a whole build beside a task" "$dtb" gen --pieces 4 --out "$work/partial"
-grep -q "another dtb gen is writing" "$work/err" || fail "whole build beside a task: $(cat "$work/err")"
+grep -q "another dtb gen or dtb upgrade is writing" "$work/err" || fail "whole build beside a task: $(cat "$work/err")"
 expect_code 0 "another task beside it" "$dtb" gen --task KvKKK --out "$work/partial"
 [ -e "$work/partial/.dtb-task-KvKKK.lock" ] && fail "a finished task left its lock file"
 kill_tree "$holder"; wait "$holder" 2>/dev/null || true
 flock "$work/partial/.dtb-gen.lock" sleep 30 & holder=$!
 sleep 0.5
 expect_code 3 "a task beside a whole build" "$dtb" gen --task KKvKK --out "$work/partial"
-grep -q "whole folder is writing" "$work/err" || fail "task beside a whole build: $(cat "$work/err")"
+grep -q "whole folder or a dtb upgrade is writing" "$work/err" || fail "task beside a whole build: $(cat "$work/err")"
 kill_tree "$holder"; wait "$holder" 2>/dev/null || true
 
 # A sliced plan: each 4-piece pair with men in three slice tasks, then its files written from the

@@ -439,6 +439,73 @@ TEST_F(TablebaseTest, OtherFormatVersion) {
     expect_others_fine(tb);
 }
 
+// KvK in blocks of 500 positions, each block all wins or all draws by its parity: full blocks
+// compress to frames of one length, so one can take another's place in the file.
+void write_alternating_kvk(const std::filesystem::path& dir, std::uint32_t format_version) {
+    test::write_table(
+        dir, *parse_material("KvK"), kBlock, [](std::uint64_t i) { return (i / kBlock) % 2 ? Value::Draw : Value::Win; },
+        format_version);
+}
+
+// Copies the frame of block `from` over the frame of block `to`, which must be as long.
+void copy_frame(const std::filesystem::path& p, std::uint64_t from, std::uint64_t to) {
+    auto bytes = test::read_bytes(p);
+    const std::uint64_t length = test::block_offset(bytes, from + 1) - test::block_offset(bytes, from);
+    ASSERT_EQ(test::block_offset(bytes, to + 1) - test::block_offset(bytes, to), length);
+    std::memmove(bytes.data() + test::block_offset(bytes, to), bytes.data() + test::block_offset(bytes, from), length);
+    test::write_bytes(p, bytes);
+}
+
+TEST_F(TablebaseTest, VersionOneCannotTellABlockMovedWithinTheFile) {
+    // Why version 2 exists: a version-1 file takes a valid frame in another block's place.
+    const test::TempDir tmp("moved-v1");
+    write_alternating_kvk(tmp, 1);
+    copy_frame(tmp.path() / "KvK.wdl", 1, 0);
+    const TableFile file(tmp.path() / "KvK.wdl");
+    std::vector<std::uint8_t> block;
+    file.read_block(0, block);
+    EXPECT_EQ(format::unpack_value(block.data(), 0), Value::Draw);  // block 1's value, not block 0's win
+}
+
+TEST_F(TablebaseTest, BlockMovedWithinTheFileIsRefused) {
+    const test::TempDir tmp("moved");
+    write_alternating_kvk(tmp, format::kFormatVersion);
+    copy_frame(tmp.path() / "KvK.wdl", 1, 0);
+    const TableFile file(tmp.path() / "KvK.wdl");
+    std::vector<std::uint8_t> block;
+    try {
+        file.read_block(0, block);
+        FAIL() << "block 0 holds block 1's frame and was read";
+    } catch (const TableError& e) {
+        EXPECT_NE(std::string(e.what()).find("block 0 is corrupt (its block check"), std::string::npos) << e.what();
+    }
+    file.read_block(1, block);
+    EXPECT_EQ(format::unpack_value(block.data(), 0), Value::Draw);
+    file.read_block(2, block);
+    EXPECT_EQ(format::unpack_value(block.data(), 0), Value::Win);
+
+    const Tablebase tb(tmp.path());
+    const PositionIndex index(*parse_material("KvK"));
+    for (std::uint64_t i = 0; i < 3 * kBlock; i += 7) {
+        const Position p = index.position(i);
+        if (has_capture(p)) continue;  // answered by its captures, without reading the block
+        const ProbeResult r = tb.probe_wdl(p);
+        if (i < kBlock)
+            EXPECT_EQ(r.error, ProbeError::BadTable) << i;
+        else
+            EXPECT_EQ(r.value, (i / kBlock) % 2 ? Value::Draw : Value::Win) << i;
+    }
+}
+
+TEST_F(TablebaseTest, VersionOneFilesAreStillRead) {
+    const test::TempDir tmp("v1");
+    for (const Material& m : materials_in_build_order(3))
+        test::write_table(tmp, m, kBlock, [&](std::uint64_t i) { return test::synthetic_value(m, i); }, 1);
+    EXPECT_EQ(TableFile(tmp.path() / "KvK.wdl").header().format_version, 1u);
+    const Tablebase tb(tmp.path());
+    for (const Position& p : random_positions(3000, 11)) ASSERT_EQ(tb.probe_wdl(p).value, reference_value(p));
+}
+
 TEST_F(TablebaseTest, WrongMaterialInFile) {
     const test::TempDir tmp("renamed");
     copy_tables(tmp);

@@ -31,17 +31,21 @@ inline Value synthetic_value(const Material& m, std::uint64_t index) {
     return static_cast<Value>(k % 3);
 }
 
-// Writes a database file in the documented format: header (`h`, whose block count and table
-// checksum are filled in here), block offset table, one zstd frame (with content size and
-// checksum) per block, each block's bytes from fill(first position, positions, bytes).
+// Writes a database file in the documented format of h.format_version: header (`h`, whose block
+// count and table checksum are filled in here), block table, one zstd frame per block, each
+// block's bytes from fill(first position, positions, bytes). Version 2 (the current one): frames
+// without zstd's checksum, a block check per block after the offsets; version 1: frames with it.
 inline void write_file(const std::filesystem::path& path, format::Header h,
                        const std::function<void(std::uint64_t, std::uint64_t, std::vector<std::uint8_t>&)>& fill) {
     h.block_count = (h.positions + h.positions_per_block - 1) / h.positions_per_block;
+    const bool checked_blocks = h.format_version >= 2;
     ZSTD_CCtx* cctx = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, checked_blocks ? 0 : 1);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
-    std::vector<std::uint64_t> offsets{format::kHeaderBytes + (h.block_count + 1) * sizeof(std::uint64_t)};
+    const std::uint64_t table_bytes = (h.block_count + 1) * 8 + (checked_blocks ? h.block_count * 4 : 0);
+    std::vector<std::uint64_t> offsets{format::kHeaderBytes + table_bytes};
+    std::vector<std::uint32_t> checks;
     std::string blocks;
     std::vector<std::uint8_t> raw;
     std::vector<char> frame;
@@ -54,22 +58,27 @@ inline void write_file(const std::filesystem::path& path, format::Header h,
         if (ZSTD_isError(n)) throw std::runtime_error(ZSTD_getErrorName(n));
         blocks.append(frame.data(), n);
         offsets.push_back(offsets.back() + n);
+        checks.push_back(static_cast<std::uint32_t>(XXH3_64bits_withSeed(raw.data(), raw.size(), b)));
     }
     ZSTD_freeCCtx(cctx);
-    h.table_checksum = XXH64(offsets.data(), offsets.size() * sizeof(std::uint64_t), 0);
+    std::string table(reinterpret_cast<const char*>(offsets.data()), offsets.size() * 8);
+    if (checked_blocks) table.append(reinterpret_cast<const char*>(checks.data()), checks.size() * 4);
+    h.table_checksum = XXH64(table.data(), table.size(), 0);
     const auto header = format::encode_header(h);
 
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(header.data()), header.size());
-    out.write(reinterpret_cast<const char*>(offsets.data()), static_cast<std::streamsize>(offsets.size() * 8));
+    out.write(table.data(), static_cast<std::streamsize>(table.size()));
     out.write(blocks.data(), static_cast<std::streamsize>(blocks.size()));
     if (!out) throw std::runtime_error("cannot write test table");
 }
 
 // Writes DIR/<material>.wdl with the values value_of(index).
 inline void write_table(const std::filesystem::path& dir, const Material& m, std::uint32_t positions_per_block,
-                        const std::function<Value(std::uint64_t)>& value_of) {
+                        const std::function<Value(std::uint64_t)>& value_of,
+                        std::uint32_t format_version = format::kFormatVersion) {
     format::Header h;
+    h.format_version = format_version;
     h.material = m;
     h.positions_per_block = positions_per_block;
     h.positions = PositionIndex(m).size();
