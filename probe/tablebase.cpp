@@ -189,6 +189,7 @@ struct Tablebase::Impl {
     TableSlot* dtw_slot_for(const Material& m) const;
     void open_first(TableSlot& slot) const;
     void check_file(const TableSlot& slot, const TableFile& file) const;
+    void note_old_version(const TableSlot& slot) const;
     std::shared_ptr<const TableFile> acquire(TableSlot& slot) const;
 
     std::filesystem::path dir;
@@ -524,6 +525,7 @@ void Tablebase::Impl::open_first(TableSlot& slot) const {
                 const TableFile file(slot.path, slot.kind);
                 check_file(slot, file);
                 slot.header = file.header();
+                note_old_version(slot);
                 try {
                     slot.resident = std::make_unique<const detail::ResidentTable>(file);
                 } catch (const std::bad_alloc&) {  // this file stays unavailable; smaller ones may fit
@@ -536,6 +538,7 @@ void Tablebase::Impl::open_first(TableSlot& slot) const {
             const std::shared_ptr<const TableFile> file = acquire(slot);
             const format::Header& h = file->header();
             slot.header = h;
+            note_old_version(slot);
             slot.blocks = detail::BlockDirectory(h.block_count, h.block_count == 0 ? 0 : h.block_bytes(0));
             slot.state.store(TableSlot::kReady, std::memory_order_release);
         } catch (const TableError& e) {
@@ -544,6 +547,16 @@ void Tablebase::Impl::open_first(TableSlot& slot) const {
             slot.state.store(TableSlot::kFailed, std::memory_order_release);
         }
     });
+}
+
+// Says once (through the log) that the folder holds files of an older format version: read as
+// before, but without the block checks of the current one.
+void Tablebase::Impl::note_old_version(const TableSlot& slot) const {
+    if (slot.header.format_version >= format::kFormatVersion) return;
+    const std::string dir = slot.path.parent_path().string();
+    errors.record(dir + ": holds database files of format version " + std::to_string(slot.header.format_version) +
+                  ", read as before; `dtb upgrade --db " + dir +
+                  "` rewrites them with a check of every block in its place (docs/FORMAT.md, \"Versions\")");
 }
 
 // Throws TableError when `file` does not hold the material of `slot`.

@@ -502,8 +502,12 @@ TEST_F(TablebaseTest, VersionOneFilesAreStillRead) {
     for (const Material& m : materials_in_build_order(3))
         test::write_table(tmp, m, kBlock, [&](std::uint64_t i) { return test::synthetic_value(m, i); }, 1);
     EXPECT_EQ(TableFile(tmp.path() / "KvK.wdl").header().format_version, 1u);
-    const Tablebase tb(tmp.path());
+    LogSink log;
+    const Tablebase tb(tmp.path(), {.log = log.callback()});
     for (const Position& p : random_positions(3000, 11)) ASSERT_EQ(tb.probe_wdl(p).value, reference_value(p));
+    ASSERT_EQ(log.lines->size(), 1u);  // said once for the folder, not once a file
+    EXPECT_NE(log.lines->front().find("format version 1"), std::string::npos) << log.lines->front();
+    EXPECT_NE(log.lines->front().find("dtb upgrade --db"), std::string::npos) << log.lines->front();
 }
 
 TEST_F(TablebaseTest, WrongMaterialInFile) {
