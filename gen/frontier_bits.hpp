@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "gen/huge_pages.hpp"
@@ -37,19 +38,19 @@ private:
     std::vector<std::uint64_t> words_;
 };
 
-// Calls visit(local, kings) for the positions of `g` set in frontier words [begin, end), in
-// order. A frontier is often dense (the first one holds every capture position): stepping a walker
-// over short gaps is far cheaper than unranking each position (unranking cost about 6 % of a
-// kings-only WDL pass).
-template <typename Visit>
-void for_each_frontier_position(const PairLayout& layout, const Subgame& g, const FrontierBits& frontier,
-                                std::uint64_t begin, std::uint64_t end, Visit&& visit) {
+// Calls visit(local, kings) for the positions of `g` set in the 64-position words [begin, end),
+// in order, word w's bits given by word_of(w) (called once for each w, in order). A frontier is
+// often dense (the first one holds every capture position): stepping a walker over short gaps is
+// far cheaper than unranking each position (unranking cost about 6 % of a kings-only WDL pass).
+template <typename WordOf, typename Visit>
+void for_each_position_in_words(const PairLayout& layout, const Subgame& g, std::uint64_t begin, std::uint64_t end,
+                                WordOf&& word_of, Visit&& visit) {
     constexpr std::uint64_t kLongestWalk = 32;
     std::optional<KingPlacementWalker> walker;
     int walker_block = -1;
     std::uint64_t at = 0;  // the walker's king index
     for (std::uint64_t w = begin; w != end; ++w)
-        for (std::uint64_t bits = frontier.word(w); bits; bits &= bits - 1) {
+        for (std::uint64_t bits = word_of(w); bits; bits &= bits - 1) {
             const std::uint64_t local = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
             const int b = g.block_of(local);
             const Block& block = g.blocks[b];
@@ -62,6 +63,14 @@ void for_each_frontier_position(const PairLayout& layout, const Subgame& g, cons
             for (; at < k; ++at) walker->next();
             visit(local, walker->current());
         }
+}
+
+// The same over the positions set in frontier words [begin, end).
+template <typename Visit>
+void for_each_frontier_position(const PairLayout& layout, const Subgame& g, const FrontierBits& frontier,
+                                std::uint64_t begin, std::uint64_t end, Visit&& visit) {
+    for_each_position_in_words(layout, g, begin, end, [&](std::uint64_t w) { return frontier.word(w); },
+                               std::forward<Visit>(visit));
 }
 
 }  // namespace dtb

@@ -12,6 +12,7 @@
 
 #include "gen/huge_pages.hpp"
 #include "gen/material_map.hpp"
+#include "gen/zero_pages.hpp"
 
 #include "index/position_index.hpp"
 #include "rules/movegen.hpp"
@@ -23,7 +24,7 @@ namespace dtb {
 class PackedValues {
 public:
     explicit PackedValues(std::uint64_t size)
-        : positions_(size), bits_(vector_on_huge_pages<std::uint8_t>((size + 3) / 4, 0)) {}
+        : positions_(size), bits_((size + 3) / 4) {}
     std::uint64_t positions() const { return positions_; }
     Value get(std::uint64_t i) const { return static_cast<Value>((bits_[i >> 2] >> ((i & 3) * 2)) & 3); }
     // get() while other threads store_range() elsewhere in the table (in a byte it shares with i).
@@ -59,12 +60,12 @@ public:
     }
     std::uint64_t bytes() const { return bits_.size(); }
     // The packed bytes, as the builder's scratch copies keep them.
-    std::span<const std::uint8_t> raw() const { return bits_; }
-    std::span<std::uint8_t> raw() { return bits_; }
+    std::span<const std::uint8_t> raw() const { return {bits_.data(), bits_.size()}; }
+    std::span<std::uint8_t> raw() { return {bits_.data(), bits_.size()}; }
 
 private:
     std::uint64_t positions_;
-    std::vector<std::uint8_t> bits_;
+    ZeroPages<std::uint8_t> bits_;  // resident only where written
 };
 
 // Which positions of a material have a capture for the side to move, one bit each. The solvers
@@ -73,7 +74,7 @@ class CaptureBits {
 public:
     CaptureBits() = default;
     explicit CaptureBits(std::uint64_t positions)
-        : positions_(positions), words_(vector_on_huge_pages<std::uint64_t>((positions + 63) / 64, 0)) {}
+        : positions_(positions), words_((positions + 63) / 64) {}
 
     bool known() const { return positions_ != 0; }
     std::uint64_t positions() const { return positions_; }
@@ -104,7 +105,7 @@ public:
 
 private:
     std::uint64_t positions_ = 0;
-    std::vector<std::uint64_t> words_;
+    ZeroPages<std::uint64_t> words_;  // resident only where written
 };
 
 // Finished materials by material; lookups are lock-free once tables are added (adding is not
