@@ -52,6 +52,10 @@ bool upgrade_file(const fs::path& path) {
     const TableFile file(path, kind_of(path));
     format::Header header = file.header();
     if (header.format_version == format::kFormatVersion) return false;
+    // Renaming over a link would leave its target as it was and the link replaced by a copy.
+    if (fs::is_symlink(path))
+        throw std::runtime_error(path.string() + " is a symbolic link to a file of format version 1: upgrade the folder " +
+                                 "that holds the file itself");
     const std::uint64_t blocks = header.block_count;
     std::vector<std::vector<unsigned char>> frames(blocks);
     std::vector<std::uint32_t> checks(blocks);

@@ -21,7 +21,8 @@ struct UpgradeReport {
 // its size and, at the same zstd version and level, becomes byte-identical to what `dtb gen` writes
 // now. Written as NAME.tmp, synced, read back, renamed. Returns false when the file is already of
 // the current version. Throws TableError for a file that does not read (corrupt blocks are not
-// carried over), std::runtime_error when it cannot be written.
+// carried over), std::runtime_error when it cannot be written or is a symbolic link (its target
+// is upgraded in its own folder).
 bool upgrade_file(const std::filesystem::path& path);
 
 // What became of one file: rewritten, already current, or not readable (with the reason).

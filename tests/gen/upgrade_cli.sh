@@ -10,6 +10,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 rm -rf "$work" && mkdir -p "$work/old" "$work/empty"
 cp "$source"/tests/data/format-v1/* "$work/old/"
 files=$(ls "$work/old" | wc -l)
+# run_upgrade DIR: dtb upgrade of DIR, its output in $work/out and $work/err, its exit code in rc.
+run_upgrade() { set +e; "$dtb" upgrade --db "$1" > "$work/out" 2> "$work/err"; rc=$?; set -e; }
 
 "$dtb" upgrade --db "$work/old" > "$work/out" 2> "$work/err" || fail "upgrade failed: $(cat "$work/err")"
 [ "$(grep -c '^upgraded	' "$work/out")" = "$files" ] || fail "not every file was upgraded: $(cat "$work/out")"
@@ -34,16 +36,49 @@ cp "$source"/tests/data/format-v1/* "$work/damaged/"
 size=$(stat -c %s "$work/damaged/KKvK.wdl")
 printf '\xff\xff\xff\xff' | dd of="$work/damaged/KKvK.wdl" bs=1 seek=$((size - 40)) conv=notrunc status=none
 cp "$work/damaged/KKvK.wdl" "$work/KKvK.wdl.damaged"
-set +e
-"$dtb" upgrade --db "$work/damaged" > "$work/out" 2> "$work/err"
-rc=$?
-set -e
+run_upgrade "$work/damaged"
 [ "$rc" = 3 ] || fail "a damaged file: exit $rc, not 3"
 grep -q "KKvK.wdl: block" "$work/err" || fail "the damaged block is not named: $(cat "$work/err")"
 cmp -s "$work/damaged/KKvK.wdl" "$work/KKvK.wdl.damaged" || fail "the damaged file was changed"
 grep -q "^$((files - 1)) files rewritten as format version 2, 0 already of it, 1 not readable$" "$work/out" ||
   fail "damaged: $(tail -1 "$work/out")"
 ls "$work/damaged" | grep -q '\.tmp$' && fail "a temporary file was left behind"
+
+# A link to a version-1 file is not replaced by a copy: exit 3, the link and its target unchanged.
+mkdir -p "$work/links"
+ln -s "$work/damaged/KKvK.wdl" "$work/links/KKvK.wdl"
+ln -s "$work/again/KvK.wdl" "$work/links/KvK.wdl"
+run_upgrade "$work/links"
+[ "$rc" = 3 ] || fail "a link to a version-1 file: exit $rc, not 3"
+grep -q "KKvK.wdl is a symbolic link" "$work/err" || fail "the link is not named: $(cat "$work/err")"
+[ -L "$work/links/KKvK.wdl" ] || fail "the link was replaced"
+grep -q "^0 files rewritten as format version 2, 1 already of it, 1 not readable$" "$work/out" ||
+  fail "links: $(tail -1 "$work/out")"
+
+# A full disk: exit 3 with the reason, the file that did not fit as it was, nothing left behind;
+# once there is room, the same command finishes the work.
+mkdir -p "$work/tiny"
+if mount -t tmpfs -o size=56k tmpfs "$work/tiny" 2>/dev/null; then
+  trap 'umount "$work/tiny" 2>/dev/null || true' EXIT
+  cp "$source"/tests/data/format-v1/* "$work/tiny/"
+  run_upgrade "$work/tiny"
+  if grep -q "No space left on device" "$work/err"; then
+    [ "$rc" = 3 ] || fail "full disk: exit $rc, not 3"
+    echo "upgrade_cli: full disk: $(grep -c "No space" "$work/err") file(s) did not fit"
+    ls "$work/tiny" | grep -q '\.tmp$' && fail "a temporary file was left on a full disk"
+    for f in "$work"/tiny/*.wdl "$work"/tiny/*.dtw; do
+      if ! cmp -s "$f" "$work/new/$(basename "$f")"; then
+        cmp -s "$f" "$source/tests/data/format-v1/$(basename "$f")" || fail "$(basename "$f") is neither version after a full disk"
+      fi
+    done
+    mkdir -p "$work/room" && mv "$work/tiny/KvK.dtw" "$work/room/"
+    "$dtb" upgrade --db "$work/tiny" > "$work/out" 2>&1 || fail "upgrade with room again: $(cat "$work/out")"
+    for f in "$work"/tiny/*.wdl "$work"/tiny/*.dtw; do cmp -s "$f" "$work/new/$(basename "$f")" || fail "$(basename "$f") after the full disk"; done
+  else
+    echo "upgrade_cli: the 56 KiB file system did not fill (rc $rc); full-disk check skipped"
+  fi
+  umount "$work/tiny"
+fi
 
 # Bad folders: exit 3 with a reason; no --db: exit 2.
 expect() {  # expect CODE MESSAGE ARGS...
