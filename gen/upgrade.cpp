@@ -46,7 +46,28 @@ bool is_database_file(const fs::directory_entry& e) {
     return parse_material(p.stem().string()).has_value();
 }
 
+// The database files of `dir`, in name order.
+std::vector<fs::path> database_files(const fs::path& dir) {
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir))
+        if (is_database_file(e)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 }  // namespace
+
+std::vector<std::string> files_of_older_versions(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const fs::path& path : database_files(dir)) {
+        try {
+            if (TableFile(path, kind_of(path)).header().format_version < format::kFormatVersion)
+                out.push_back(path.filename().string());
+        } catch (const TableError&) {
+        }
+    }
+    return out;
+}
 
 bool upgrade_file(const fs::path& path) {
     const TableFile file(path, kind_of(path));
@@ -77,12 +98,8 @@ UpgradeReport upgrade_folder(
     const std::function<void(const std::string& name, UpgradeOutcome, const std::string& reason)>& done) {
     if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + " is not a folder");
     const FolderLock lock(dir, "");
-    std::vector<fs::path> files;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir))
-        if (is_database_file(e)) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
     UpgradeReport report;
-    for (const fs::path& path : files) {
+    for (const fs::path& path : database_files(dir)) {
         const std::string name = path.filename().string();
         try {
             if (upgrade_file(path)) {

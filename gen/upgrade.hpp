@@ -25,6 +25,10 @@ struct UpgradeReport {
 // is upgraded in its own folder).
 bool upgrade_file(const std::filesystem::path& path);
 
+// The .wdl and .dtw files of `dir` whose header says an older format version than the current
+// one (their names, in order); files whose header does not read are left to the other checks.
+std::vector<std::string> files_of_older_versions(const std::filesystem::path& dir);
+
 // What became of one file: rewritten, already current, or not readable (with the reason).
 enum class UpgradeOutcome { Upgraded, Current, Failed };
 

@@ -119,6 +119,10 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
               << "\tinconsistencies " << report.inconsistency_count << "\tfile errors " << report.errors.size();
     if (report.materials_skipped > 0) std::cout << "\tmaterials checked before " << report.materials_skipped;
     std::cout << '\n';
+    if (const auto old = files_of_older_versions(dir); !old.empty())
+        std::cerr << "note: " << old.size() << " files (" << old.front() << (old.size() > 1 ? ", ..." : "")
+                  << ") are of format version 1, whose blocks are not checked in their places; `dtb upgrade --db "
+                  << dir << "` rewrites them as version " << format::kFormatVersion << " (docs/FORMAT.md)\n";
     return report.ok() ? kExitOk : kExitFindings;
 }
 

@@ -13,6 +13,9 @@ files=$(ls "$work/old" | wc -l)
 # run_upgrade DIR: dtb upgrade of DIR, its output in $work/out and $work/err, its exit code in rc.
 run_upgrade() { set +e; "$dtb" upgrade --db "$1" > "$work/out" 2> "$work/err"; rc=$?; set -e; }
 
+# verify says which files are of version 1, and stops saying it once they are upgraded.
+"$dtb" verify --db "$work/old" > /dev/null 2> "$work/err" || fail "the version-1 folder does not verify"
+grep -q "^note: $files files (KKvK.dtw, ...) are of format version 1" "$work/err" || fail "verify's note: $(tail -1 "$work/err")"
 "$dtb" upgrade --db "$work/old" > "$work/out" 2> "$work/err" || fail "upgrade failed: $(cat "$work/err")"
 [ "$(grep -c '^upgraded	' "$work/out")" = "$files" ] || fail "not every file was upgraded: $(cat "$work/out")"
 grep -q "^$files files rewritten as format version 2, 0 already of it, 0 not readable$" "$work/out" ||
@@ -22,7 +25,8 @@ grep -q "^$files files rewritten as format version 2, 0 already of it, 0 not rea
 for f in "$work"/old/*; do
   cmp -s "$f" "$work/new/$(basename "$f")" || fail "$(basename "$f") differs from what dtb gen writes"
 done
-"$dtb" verify --db "$work/old" > /dev/null 2>&1 || fail "the upgraded folder does not verify"
+"$dtb" verify --db "$work/old" > /dev/null 2> "$work/err" || fail "the upgraded folder does not verify"
+grep -q "format version 1" "$work/err" && fail "verify still speaks of version 1 after the upgrade"
 
 # Again: nothing to do, nothing changed.
 cp -r "$work/old" "$work/again"
