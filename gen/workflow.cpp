@@ -29,9 +29,9 @@ constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
 // Writing a sliced pair's files from its slice files against solving it: 4.1 s against 16.3 s for
 // the KKMvKM pair, 2026-11-27 (docs/WORKFLOW.md).
 constexpr double kWriteCpuFactor = 0.25;
-// A large subgame held compact against held in cells: 1.16 and 1.31 times the time on the
-// kings-only pairs KvKKKKK and KKvKKKK, 2026-11-27 (README, "Databases"); the larger.
-constexpr double kCompactCpuFactor = 1.31;
+// A large subgame held compact against held in cells: 1.11 and 1.37 times the time on the
+// kings-only pairs KvKKKKK and KKvKKKK, 2026-11-28 (docs/BENCHMARKS.md); the larger.
+constexpr double kCompactCpuFactor = 1.37;
 // A pair solved with every table it reads through the block cache against all in memory: 28.4 s
 // against 25.0 s for KKMvKM, 2026-11-27 (README, "Databases"). Where the cache holds less of what
 // is read (7 and 8 pieces) it costs more; not measured.
