@@ -271,7 +271,7 @@ void add_gen_commands(CLI::App& app, Runner& run) {
         "Version 2 binds every block to its place in the file (docs/FORMAT.md); a file keeps its size. Each file is "
         "written under a temporary name, read back and renamed, under the folder's lock (no dtb gen may write "
         "there meanwhile). A block that does not read is not carried over: that file stays as it was and the exit "
-        "code is 3. Version 1 cannot tell a block moved within its file, so run `dtb verify` on the folder "
+        "code is 3; so it is for a symbolic link to a version-1 file (upgrade the folder that holds it). Version 1 cannot tell a block moved within its file, so run `dtb verify` on the folder "
         "afterwards if its files' history is unknown.");
     upgrade->callback([&run, upgrade_dir] { run = [=] { return run_upgrade(*upgrade_dir); }; });
 
