@@ -37,10 +37,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-format::FileKind kind_of(const fs::path& p) {
-    return p.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl;
-}
-
 bool has_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::wdl_file_name(m)); }
 bool has_dtw_file(const fs::path& dir, const Material& m) { return fs::exists(dir / format::dtw_file_name(m)); }
 
@@ -81,7 +77,7 @@ void check_existing_files(const fs::path& dir, std::ostream& log) {
         const bool dtw = p.extension() == format::kDtwSuffix;
         if (p.extension() != format::kWdlSuffix && !dtw) continue;
         // Throws TableError naming the file and the problem.
-        const TableFile file(p, kind_of(p));
+        const TableFile file(p, file_kind_of(p));
         const Material& m = file.header().material;
         if ((dtw ? format::dtw_file_name(m) : format::wdl_file_name(m)) != p.filename())
             throw TableError(p.string() + ": holds material " + file.header().material.name());
@@ -202,7 +198,7 @@ private:
                 finished = false;
                 continue;
             }
-            check_every_block(TableFile(p, kind_of(p)));
+            check_every_block(TableFile(p, file_kind_of(p)));
         }
         if (finished) log_ << "task " << options_.task << ": finished already\n" << std::flush;
         return finished;
@@ -227,7 +223,7 @@ private:
             if (!fs::exists(p))
                 throw TableError(p.string() + ": missing; task " + options_.task +
                                  " reads it (run the task of plan.tsv that writes it first)");
-            const TableFile header_checked(p, kind_of(p));
+            const TableFile header_checked(p, file_kind_of(p));
         }
     }
 
@@ -485,7 +481,7 @@ private:
         o.compact_large_subgames = memory_plan_.compact_cells(position);
         if (o.compact_large_subgames) {
             progress_.finish();
-            const bool kings_only = m.white_men + m.black_men == 0;
+            const bool kings_only = m.men() == 0;
             log_ << m.name()
                  << (kings_only ? ": held compact, 0.5 bytes a position with its values instead of 2.625"
                                 : ": its large subgames held compact, 0.75 bytes a position instead of 2.25")

@@ -56,7 +56,7 @@ std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool co
     // position), and its values, resident only as they are written, grow as the states are given
     // back (gen/solver.cpp): measured on KvKKKKK, 0.59 bytes a position of the pair at the peak
     // with the tables it read.
-    if (compact_cells && subgame >= kLargeSubgamePositions && m.white_men + m.black_men == 0) return subgame / 2;
+    if (compact_cells && subgame >= kLargeSubgamePositions && m.men() == 0) return subgame / 2;
     // A slice: its values and its boundary, each at most about a slice's share of the pair.
     const std::uint64_t values = slices > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices) : pair * 3 / 8;
     return values + (compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4);

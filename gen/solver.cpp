@@ -124,7 +124,7 @@ public:
     // The whole pair.
     PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
         : finished_(finished), layout_(m), levels_(layout_.all_levels()), compact_(options.compact_large_subgames),
-          kings_only_(m.white_men + m.black_men == 0) {
+          kings_only_(m.men() == 0) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
@@ -133,7 +133,7 @@ public:
     PairSolver(const Material& m, const ValueTables& finished, LevelRange levels, std::vector<HeldValues> boundary,
                SolverOptions options)
         : finished_(finished), layout_(m), levels_(levels), compact_(options.compact_large_subgames),
-          kings_only_(m.white_men + m.black_men == 0), boundary_(std::move(boundary)) {
+          kings_only_(m.men() == 0), boundary_(std::move(boundary)) {
         auto men = layout_.men_indices_in(levels);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));

@@ -35,10 +35,6 @@ void drop_content_checksum(const TableFile& file, std::uint64_t block, std::vect
     frame.resize(frame.size() - kContentChecksumBytes);
 }
 
-format::FileKind kind_of(const fs::path& path) {
-    return path.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl;
-}
-
 // A database file's name: MATERIAL.wdl or MATERIAL.dtw.
 bool is_database_file(const fs::directory_entry& e) {
     const fs::path& p = e.path();
@@ -61,7 +57,7 @@ std::vector<std::string> files_of_older_versions(const fs::path& dir) {
     std::vector<std::string> out;
     for (const fs::path& path : database_files(dir)) {
         try {
-            if (TableFile(path, kind_of(path)).header().format_version < format::kFormatVersion)
+            if (TableFile(path, file_kind_of(path)).header().format_version < format::kFormatVersion)
                 out.push_back(path.filename().string());
         } catch (const TableError&) {
         }
@@ -70,7 +66,7 @@ std::vector<std::string> files_of_older_versions(const fs::path& dir) {
 }
 
 bool upgrade_file(const fs::path& path) {
-    const TableFile file(path, kind_of(path));
+    const TableFile file(path, file_kind_of(path));
     format::Header header = file.header();
     if (header.format_version == format::kFormatVersion) return false;
     // Renaming over a link would leave its target as it was and the link replaced by a copy.
@@ -83,10 +79,10 @@ bool upgrade_file(const fs::path& path) {
     std::vector<std::uint64_t> hashes(blocks);
     tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
         std::vector<std::uint8_t> content;
-        file.read_block(b, content);  // checks the frame's content checksum, which goes away
+        file.read_frame(b, frames[b]);
+        file.decode_block(b, frames[b], content);  // checks the frame's content checksum, which goes away
         checks[b] = format::block_check(b, content.data(), content.size());
         hashes[b] = XXH64(content.data(), content.size(), 0);
-        file.read_frame(b, frames[b]);
         drop_content_checksum(file, b, frames[b]);
     });
     write_table(path.parent_path(), path.filename().string(), header, frames, checks, hashes);

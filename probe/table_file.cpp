@@ -133,6 +133,12 @@ void TableFile::read_frame(std::uint64_t block, std::vector<std::uint8_t>& frame
 void TableFile::read_block(std::uint64_t block, std::vector<std::uint8_t>& out) const {
     std::vector<std::uint8_t> frame;
     read_frame(block, frame);
+    decode_block(block, frame, out);
+}
+
+void TableFile::decode_block(std::uint64_t block, const std::vector<std::uint8_t>& frame,
+                             std::vector<std::uint8_t>& out) const {
+    if (block >= header_.block_count) fail("block " + std::to_string(block) + " out of range");
     const std::uint64_t expected = header_.block_bytes(block);
     // Version 1 relies on zstd's frame checksum (of the content only), version 2 on the block check.
     ZSTD_frameHeader frame_header{};

@@ -16,6 +16,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The kind of a database file by its name: MATERIAL.dtw holds distances, MATERIAL.wdl values.
+inline format::FileKind file_kind_of(const std::filesystem::path& path) {
+    return path.extension() == format::kDtwSuffix ? format::FileKind::Dtw : format::FileKind::Wdl;
+}
+
 // An open database file. Thread-safe: blocks are read with pread on one descriptor.
 class TableFile {
 public:
@@ -39,6 +44,10 @@ public:
 
     // The compressed bytes of one block as stored (one zstd frame), unchecked.
     void read_frame(std::uint64_t block, std::vector<std::uint8_t>& frame) const;
+
+    // What read_block does after read_frame: decompresses `frame`, block `block`'s, into `out`
+    // with the same checks.
+    void decode_block(std::uint64_t block, const std::vector<std::uint8_t>& frame, std::vector<std::uint8_t>& out) const;
 
 private:
     [[noreturn]] void fail(const std::string& what) const;
