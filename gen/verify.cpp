@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "gen/king_move_values.hpp"
 #include "gen/loader.hpp"
 #include "gen/progress.hpp"
 #include "gen/dtw_solver.hpp"
@@ -260,6 +261,38 @@ private:
     // 0 without a move).
     Dtw implied_dtw(const Position& pos) const { return dtw_.best_after(pos, generate_quiet_moves(pos)); }
 
+    // What the king moves of every position of m lead to, when they can be found all at once.
+    // (m is the `number`-th of `count` materials to check.)
+    std::optional<KingMoveValues> king_move_values(const Material& m, std::size_t number, std::size_t count) {
+        const PackedValues* mirror = tables_.table(m.mirror());
+        if (!mirror || !KingMoveValues::applies(m)) return std::nullopt;
+        char label[96];
+        std::snprintf(label, sizeof label, "[%zu/%zu] %s king moves", number, count, m.name().c_str());
+        std::optional<KingMoveValues> out(
+            std::in_place, m, *mirror,
+            [&](const MenConfig& men) {
+                const int level = men_advancement(men);
+                return !levels_ || (level >= levels_->lowest && level <= levels_->highest);
+            },
+            [&](double done) { report_progress(label, done); });
+        progress_.finish();
+        return out;
+    }
+
+    // Updates the progress line from one of the threads; the others go on.
+    void report_progress(const char* label, double done) {
+        if (!progress_mutex_.try_lock()) return;
+        progress_.update(label, done);
+        progress_mutex_.unlock();
+    }
+
+    // The value a position without a capture has by its successors, given what its king moves
+    // lead to: only its man moves are still looked up, and not even those when a king move wins.
+    Value implied_value(const Position& pos, Value after_king_moves) const {
+        if (after_king_moves == Value::Win) return Value::Win;
+        return std::max(after_king_moves, tables_.best_after(pos, generate_quiet_man_moves(pos)));
+    }
+
     // m is the `number`-th of `count` materials to check (the head of its progress line).
     void check_material(const Material& m, bool with_dtw, std::size_t number, std::size_t count) {
         log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "");
@@ -270,6 +303,7 @@ private:
         std::snprintf(label, sizeof label, "[%zu/%zu] %s checking values", number, count, m.name().c_str());
         std::atomic<std::uint64_t> checked{0}, visited{0};
         const std::uint64_t per_config = index.king_placements();
+        const std::optional<KingMoveValues> kings = king_move_values(m, number, count);
         tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, index.size(), 4096), [&](const auto& r) {
             std::uint64_t local = 0;
             PositionWalker walker(index, r.begin());
@@ -292,7 +326,7 @@ private:
                 const Position& pos = walker.current();
                 if (has_capture(pos)) continue;
                 ++local;
-                const Value implied = tables_.best_after(pos, generate_quiet_moves(pos));
+                const Value implied = kings ? implied_value(pos, kings->best(i)) : tables_.best_after(pos, generate_quiet_moves(pos));
                 const Value stored = tables_.value_of(pos);
                 if (stored != implied) record({to_fen(pos), stored, implied, std::nullopt, std::nullopt});
                 if (with_dtw && stored == implied && stored != Value::Draw) {
@@ -302,10 +336,7 @@ private:
             }
             checked += local;
             const std::uint64_t done = visited += r.size();
-            if (done < index.size() && progress_mutex_.try_lock()) {  // one thread reports; the others go on
-                progress_.update(label, static_cast<double>(done) / static_cast<double>(index.size()));
-                progress_mutex_.unlock();
-            }
+            if (done < index.size()) report_progress(label, static_cast<double>(done) / static_cast<double>(index.size()));
         });
         progress_.finish();
         report_.positions_checked += checked;

@@ -55,6 +55,12 @@ inline Bitboard expand_bits(std::uint64_t compact, Bitboard mask) {
 #endif
 }
 
+// The next larger number with the same number of bits set (colex successor of a k-subset; x != 0).
+inline std::uint64_t next_subset(std::uint64_t x) {
+    const std::uint64_t t = x | (x - 1);
+    return (t + 1) | (((~t & (t + 1)) - 1) >> (std::countr_zero(x) + 1));
+}
+
 // Colex rank of a k-subset given as a bit mask of positions: sum of C(position_i, i+1).
 inline std::uint64_t rank_subset(std::uint64_t positions) {
     std::uint64_t rank = 0;

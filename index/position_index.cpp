@@ -70,16 +70,6 @@ Position PositionIndex::position(std::uint64_t index) const {
     return compose_position(men, king_placement(men, index % king_placements_));
 }
 
-namespace {
-
-// The next larger number with the same number of bits set (colex successor of a k-subset).
-std::uint64_t next_subset(std::uint64_t x) {
-    const std::uint64_t t = x | (x - 1);
-    return (t + 1) | (((~t & (t + 1)) - 1) >> (std::countr_zero(x) + 1));
-}
-
-}  // namespace
-
 KingPlacementWalker::KingPlacementWalker(const PositionIndex& index, const MenConfig& men, std::uint64_t first)
     : free_(kBoard & ~(men.white_men | men.black_men)),
       white_count_(index.material().white_kings),

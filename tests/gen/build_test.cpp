@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fcntl.h>
@@ -232,6 +233,47 @@ TEST_F(BuildTest, VerifyPassesOnABuildAndCatchesATamperedValue) {
     EXPECT_TRUE(found);
     EXPECT_GE(bad.inconsistency_count, 2u);
     EXPECT_LE(bad.inconsistency_count, 20u);
+}
+
+// Verify finds what a position's king moves lead to family by family (KingMoveValues) where white
+// has several kings: a value tampered with there must still show in the positions moving into it.
+TEST_F(BuildTest, VerifyCatchesATamperedValueReachedByKingMoves) {
+    build_into(root_, 3);
+    const Material two_kings{0, 2, 0, 1}, one_king{0, 1, 0, 2};  // KKvK and its mirror KvKK
+    const InMemoryTables t = solve_in_memory(3, false);
+    // A drawn KKvK position with a king move into a drawn KvKK position: storing the latter as a
+    // loss gives the former a winning move.
+    const PositionIndex kk(two_kings), k(one_king);
+    std::optional<std::pair<Position, Position>> found;
+    for (std::uint64_t i = 0; i < kk.size() && !found; ++i) {
+        const Position before = kk.position(i);
+        if (has_capture(before) || t.wdl.value_of(before) != Value::Draw) continue;
+        for (const Move& move : generate_quiet_moves(before)) {
+            const Position after = white_to_move(apply_move(before, move));
+            if (!has_capture(after) && t.wdl.value_of(after) == Value::Draw) {
+                found.emplace(before, after);
+                break;
+            }
+        }
+    }
+    ASSERT_TRUE(found);
+    auto solved = solve_material_pair(two_kings, t.wdl);
+    for (SolvedMaterial& s : solved) {
+        if (s.material != one_king) continue;
+        s.values.set(k.index(found->second), Value::Loss);
+        fs::remove(root_ / format::wdl_file_name(one_king));
+        write_wdl_file(root_, s, WriteOptions{});
+    }
+    std::ostringstream log;
+    const VerifyReport bad = verify_folder(root_, {}, log, 100000);
+    EXPECT_FALSE(bad.ok());
+    const auto reported = [&](const Position& p, Value stored, Value implied) {
+        return std::any_of(bad.inconsistencies.begin(), bad.inconsistencies.end(), [&](const Inconsistency& i) {
+            return i.fen == to_fen(p) && i.stored == stored && i.implied == implied;
+        });
+    };
+    EXPECT_TRUE(reported(found->second, Value::Loss, Value::Draw));  // the tampered position
+    EXPECT_TRUE(reported(found->first, Value::Draw, Value::Win));    // and a king move into it
 }
 
 // Rewrites the .dtw file of `m` with `stored` at position `index` instead of its true distance,
