@@ -326,7 +326,8 @@ private:
                 const Position& pos = walker.current();
                 if (has_capture(pos)) continue;
                 ++local;
-                const Value implied = kings ? implied_value(pos, kings->best(i)) : tables_.best_after(pos, generate_quiet_moves(pos));
+                const Value implied =
+                    kings ? implied_value(pos, kings->best(i)) : tables_.best_after(pos, generate_quiet_moves(pos));
                 const Value stored = tables_.value_of(pos);
                 if (stored != implied) record({to_fen(pos), stored, implied, std::nullopt, std::nullopt});
                 if (with_dtw && stored == implied && stored != Value::Draw) {
