@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 
 #include "index/binomial.hpp"
+#include "rules/movegen.hpp"
 
 namespace dtb {
 
@@ -17,17 +18,6 @@ int free_square_count(const Material& m) { return kNumSquares - m.men(); }
 std::uint64_t task_count(const Material& m) {
     return PositionIndex(m).men_configs() * binomial(free_square_count(m), m.white_kings - 1);
 }
-
-// The squares a king on `from` reaches in one quiet move over `empty`.
-Bitboard king_destinations(Bitboard from, Bitboard empty) {
-    Bitboard reached = 0;
-    for (const int step : kDirections)
-        for (Bitboard to = shift(from, step) & empty; to; to = shift(to, step) & empty) reached |= to;
-    return reached;
-}
-
-// The 180-degree rotation of one square's bit (board.hpp: bit b goes to bit 53 - b).
-Bitboard rotate_square(Bitboard square) { return Bitboard{1} << (53 - lowest_bit(square)); }
 
 }  // namespace
 
@@ -73,26 +63,27 @@ void KingMoveValues::add_families(std::uint64_t men_index, std::uint64_t others_
         const Bitboard black_kings = expand_bits(compact, black_region);
         const Bitboard king_squares = black_region & ~black_kings;  // where the family's king stands
 
-        // Where the king's arrival wins or draws for white.
-        Bitboard wins = 0, draws = 0;
+        // Where the king's arrival wins or draws for white, found on the mirror's board (where the
+        // king is black's) and turned back once.
+        Bitboard mirror_wins = 0, mirror_draws = 0;
         const Bitboard mirror_white_kings = rotate_board(black_kings);
         const std::uint64_t mirror_white_part =
             mirror_index_.king_index_in(mirror_free, {mirror_white_kings, 0});
         const Bitboard mirror_black_region = mirror_free & ~mirror_white_kings;
         const Bitboard mirror_other_black = rotate_board(other_white);
-        for (Bitboard rest = king_squares; rest; rest &= rest - 1) {
+        for (Bitboard rest = rotate_board(king_squares); rest; rest &= rest - 1) {
             const Bitboard to = rest & -rest;
-            const std::uint64_t black_rank =
-                rank_subset(compress_bits(mirror_other_black | rotate_square(to), mirror_black_region));
+            const std::uint64_t black_rank = rank_subset(compress_bits(mirror_other_black | to, mirror_black_region));
             const Value after = negate(mirror_values.get(mirror_base + mirror_white_part + black_rank));
-            if (after == Value::Win) wins |= to;
-            else if (after == Value::Draw) draws |= to;
+            if (after == Value::Win) mirror_wins |= to;
+            else if (after == Value::Draw) mirror_draws |= to;
         }
-        if ((wins | draws) == 0) continue;  // every member's king moves lose (or it has none)
+        if ((mirror_wins | mirror_draws) == 0) continue;  // every member's king moves lose (or it has none)
+        const Bitboard wins = rotate_board(mirror_wins), draws = rotate_board(mirror_draws);
 
         for (Bitboard rest = king_squares; rest; rest &= rest - 1) {
             const Bitboard from = rest & -rest;
-            const Bitboard reached = king_destinations(from, king_squares & ~from);
+            const Bitboard reached = king_destinations(lowest_bit(from), king_squares & ~from);
             const unsigned code = (reached & wins) ? kWinCode : (reached & draws) ? 1 : 0;
             if (code == 0) continue;
             const std::uint64_t i = base + index_.king_index_in(free, {other_white | from, black_kings});

@@ -312,6 +312,12 @@ std::size_t count_quiet_king_moves(const Position& pos) {
     return for_side_to_move(pos, [&](auto us) { return count_king_moves<us()>(pos); });
 }
 
+Bitboard king_destinations(int square, Bitboard empty) {
+    Bitboard reached = 0;
+    for (int d = 0; d < 4; ++d) reached |= king_slide(square, d, empty);
+    return reached;
+}
+
 std::size_t count_moves(const Position& pos) {
     return for_side_to_move(pos, [&](auto us) { return count_impl<us()>(pos); });
 }

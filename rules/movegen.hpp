@@ -62,6 +62,9 @@ MoveList generate_quiet_moves(const Position& pos);
 MoveList generate_quiet_man_moves(const Position& pos);
 std::size_t count_quiet_king_moves(const Position& pos);
 
+// The squares a king on bit `square` reaches in one quiet move, the squares `empty` being empty.
+Bitboard king_destinations(int square, Bitboard empty);
+
 // Number of legal moves (faster than generating them when there is no capture).
 std::size_t count_moves(const Position& pos);
 

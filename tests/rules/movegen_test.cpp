@@ -47,6 +47,27 @@ TEST(Movegen, LoneKingInTheCentreHas17Moves) {
                        "28-37", "28-41", "28-46", "28-33", "28-39", "28-44", "28-50"}));
 }
 
+TEST(Movegen, KingDestinationsAreTheKingMovesEndSquares) {
+    // The lone king in the centre: its 17 moves above.
+    EXPECT_EQ(count_bits(king_destinations(bit_of_square(28), kBoard & ~square_bit(28))), 17);
+    // Every king of random positions (the side to move's, without a capture): the squares its
+    // quiet moves end on.
+    std::mt19937_64 rng(2026);
+    int kings = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const Position pos = test::random_position(rng, {8, 8, 0.5});
+        if (has_capture(pos)) continue;
+        for (Bitboard k = pos.kings_of(pos.side_to_move); k; k &= k - 1) {
+            Bitboard ends = 0;
+            for (const Move& m : generate_quiet_moves(pos))
+                if (m.from == lowest_bit(k)) ends |= Bitboard{1} << m.to;
+            ASSERT_EQ(king_destinations(lowest_bit(k), pos.empty()), ends) << to_fen(pos);
+            ++kings;
+        }
+    }
+    EXPECT_GT(kings, 500);
+}
+
 TEST(Movegen, MenMoveOnlyForwardWhenNotCapturing) {
     EXPECT_EQ(move_strings("W:W28:B"), (Strings{"28-22", "28-23"}));
     EXPECT_EQ(move_strings("B:W:B23"), (Strings{"23-28", "23-29"}));
