@@ -81,12 +81,13 @@ void KingMoveValues::add_families(std::uint64_t men_index, std::uint64_t others_
         if ((mirror_wins | mirror_draws) == 0) continue;  // every member's king moves lose (or it has none)
         const Bitboard wins = rotate_board(mirror_wins), draws = rotate_board(mirror_draws);
 
+        const OneWhiteKingMoving member_index(index_, free, other_white, black_kings);
         for (Bitboard rest = king_squares; rest; rest &= rest - 1) {
             const Bitboard from = rest & -rest;
             const Bitboard reached = king_destinations(lowest_bit(from), king_squares & ~from);
             const unsigned code = (reached & wins) ? kWinCode : (reached & draws) ? 1 : 0;
             if (code == 0) continue;
-            const std::uint64_t i = base + index_.king_index_in(free, {other_white | from, black_kings});
+            const std::uint64_t i = base + member_index.king_index(lowest_bit(from));
             std::atomic_ref(codes_[i >> 2]).fetch_or(static_cast<std::uint8_t>(code << ((i & 3) * 2)),
                                                      std::memory_order_relaxed);
         }

@@ -17,6 +17,7 @@
 
 #include "gen/subgame_progress.hpp"
 #include "index/position_index.hpp"
+#include "rules/movegen.hpp"
 
 namespace dtb {
 
@@ -138,11 +139,11 @@ public:
         for (Bitboard kings = movers; kings; kings &= kings - 1) {
             const Bitboard king = kings & -kings;
             const Bitboard rest = movers ^ king;
-            for (int step : kDirections)
-                for (Bitboard from = shift(king, step) & empty; from; from = shift(from, step) & empty) {
-                    const KingPlacement placement{rest | from, others};
-                    visit(pb.local_offset + pidx.king_index_in(free, placement), placement);
-                }
+            const OneWhiteKingMoving moving(pidx, free, rest, others);
+            for (Bitboard from = king_destinations(lowest_bit(king), empty); from; from &= from - 1) {
+                const int square = lowest_bit(from);
+                visit(pb.local_offset + moving.king_index(square), KingPlacement{rest | (Bitboard{1} << square), others});
+            }
         }
     }
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
@@ -113,11 +114,17 @@ struct Scratch {
 };
 
 // The predecessors of one settled position, gathered (and their cells prefetched) one position
-// ahead of their update: propagation is bound by the latency of these scattered accesses.
+// ahead of their update: propagation is bound by the latency of these scattered accesses. Small
+// subgames queue the predecessors that settle, with their kings (Predecessor); large ones keep
+// their frontier as bits and gather only the local numbers.
+template <typename Pred>
 struct PendingSettle {
     Value value = Value::Draw;
-    std::vector<Predecessor> predecessors;
+    std::vector<Pred> predecessors;
 };
+
+inline std::uint32_t local_of(const Predecessor& p) { return p.local; }
+inline std::uint32_t local_of(std::uint32_t local) { return local; }
 
 class PairSolver {
 public:
@@ -206,69 +213,69 @@ private:
         return static_cast<std::uint8_t>(c.state | ((c.counter & kHasDrawFlag) ? kNibbleDraw : 0));
     }
 
-    void gather_predecessors(const Subgame& g, const Settled& e, Scratch& s, PendingSettle& out) const {
-        out.value = e.value;
+    // The predecessors of the settled position `local` (its kings `kings`, its value `value`).
+    template <typename Pred>
+    void gather_predecessors(const Subgame& g, std::uint64_t local, const KingPlacement& kings, Value value, Scratch& s,
+                             PendingSettle<Pred>& out) const {
+        out.value = value;
         out.predecessors.clear();
-        const int block = g.block_of(e.local);
-        layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, e.kings),
-                                     [&](std::uint64_t pred, const KingPlacement& kings) {
+        const int block = g.block_of(local);
+        layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, kings),
+                                     [&](std::uint64_t pred, const KingPlacement& pred_kings) {
                                          __builtin_prefetch(&s.cells[pred], 1);
-                                         out.predecessors.push_back({kings, static_cast<std::uint32_t>(pred)});
+                                         if constexpr (std::is_same_v<Pred, Predecessor>)
+                                             out.predecessors.push_back({pred_kings, static_cast<std::uint32_t>(pred)});
+                                         else
+                                             out.predecessors.push_back(static_cast<std::uint32_t>(pred));
                                      });
     }
+    void gather_predecessors(const Subgame& g, const Settled& e, Scratch& s, PendingSettle<Predecessor>& out) const {
+        gather_predecessors(g, e.local, e.kings, e.value, s, out);
+    }
 
-    // Settles the gathered predecessors; returns through `settled` those that became losses or
+    // Settles the gathered predecessors; settled(pred, value) gets those that became losses or
     // wins (draws need not be propagated). Safe to run for several positions at once: states
     // change only from unknown, by compare-and-swap, and counters by atomic decrement. (A plain
     // path for subgames one thread owns gained nothing measurable: propagation waits on memory.)
-    template <typename Push>
-    static void settle(const PendingSettle& p, Scratch& s, Push&& settled) {
-        for (const auto& [kings, pred] : p.predecessors) {
+    template <typename Pred, typename Push>
+    static void settle(const PendingSettle<Pred>& p, Scratch& s, Push&& settled) {
+        for (const Pred& predecessor : p.predecessors) {
+            const std::uint32_t pred = local_of(predecessor);
             std::atomic_ref state(s.cells[pred].state);
             if (state.load(std::memory_order_relaxed) != kUnknown) continue;
             std::uint8_t expected = kUnknown;
             if (p.value == Value::Loss) {
                 if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win)))
-                    settled(Settled{kings, pred, Value::Win});
+                    settled(predecessor, Value::Win);
                 continue;
             }
             const std::uint8_t left = std::atomic_ref(s.cells[pred].counter).fetch_sub(1) - 1;
             if (left & kCountMask) continue;
             const bool draw = left & kHasDrawFlag;
             if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss)) && !draw)
-                settled(Settled{kings, pred, Value::Loss});
+                settled(predecessor, Value::Loss);
         }
     }
 
-    // Settles the predecessors of frontier[begin, end), each gathered one position ahead.
-    template <typename Push>
-    void settle_range(const Subgame& g, const std::vector<Settled>& frontier, std::size_t begin,
-                      std::size_t end, Scratch& s, Push&& settled) const {
-        PendingSettle current, next;
-        if (begin != end) gather_predecessors(g, frontier[begin], s, current);
-        for (std::size_t i = begin; i != end; ++i) {
-            if (i + 1 != end) gather_predecessors(g, frontier[i + 1], s, next);
-            settle(current, s, settled);
-            std::swap(current, next);
-        }
-    }
-
-    // Works through s.queue, which grows as positions settle; same lookahead as settle_range.
+    // Works through s.queue, which grows as positions settle, gathering the predecessors of one
+    // position while those of the one before are settled.
     void settle_queue(const Subgame& g, Scratch& s) const {
         if (s.queue.empty()) return;
-        PendingSettle current, next;
+        PendingSettle<Predecessor> current, next;
+        const auto queue = [&](const Predecessor& p, Value v) { s.queue.push_back(Settled{p.kings, p.local, v}); };
         gather_predecessors(g, s.queue[0], s, current);
         for (std::size_t head = 0;; ++head) {
             const bool ahead = head + 1 < s.queue.size();
             if (ahead) gather_predecessors(g, s.queue[head + 1], s, next);
-            settle(current, s, [&](const Settled& p) { s.queue.push_back(p); });
+            settle(current, s, queue);
             if (ahead) std::swap(current, next);
             else if (head + 1 < s.queue.size()) gather_predecessors(g, s.queue[head + 1], s, current);
             else return;
         }
     }
 
-    // A large subgame (kings only, or nearly): settles one frontier at a time, in parallel.
+    // A large subgame (kings only, or nearly): settles one frontier at a time, in parallel, each
+    // position's predecessors gathered while those of the one before are settled.
     void propagate_large(const Subgame& g, Scratch& s, const SubgameProgress& progress) const {
         FrontierBits frontier(g.size);
         for (std::uint64_t local = 0; local < g.size; ++local) {
@@ -276,8 +283,16 @@ private:
             if (v == Value::Win || v == Value::Loss) frontier.set(local);
         }
         propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
-            std::vector<Settled> part = frontier_part(g, s, frontier, begin, end);
-            settle_range(g, part, 0, part.size(), s, [&](const Settled& p) { push(p.local); });
+            PendingSettle<std::uint32_t> current, next;
+            bool pending = false;
+            const auto to_frontier = [&](std::uint32_t pred, Value) { push(pred); };
+            for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
+                gather_predecessors(g, local, kings, static_cast<Value>(s.cells[local].state & kValueMask), s, next);
+                if (pending) settle(current, s, to_frontier);
+                std::swap(current, next);
+                pending = true;
+            });
+            if (pending) settle(current, s, to_frontier);
         });
     }
 
@@ -307,16 +322,6 @@ private:
             frontier.swap(next);
             next.clear();
         }
-    }
-
-    // The positions of frontier words [begin, end), with their kings and values.
-    std::vector<Settled> frontier_part(const Subgame& g, const Scratch& s, const FrontierBits& frontier,
-                                       std::uint64_t begin, std::uint64_t end) const {
-        std::vector<Settled> part;
-        for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
-            part.push_back({kings, static_cast<std::uint32_t>(local), static_cast<Value>(s.cells[local].state & kValueMask)});
-        });
-        return part;
     }
 
     void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {

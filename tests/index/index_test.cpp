@@ -159,6 +159,35 @@ TEST(PositionIndex, KingWalkerVisitsPlacementsInIndexOrder) {
     }
 }
 
+// Every square one white king can stand on, for random placements of the others: the index
+// OneWhiteKingMoving gives unranks (independently of the ranking it replaces) to that placement.
+TEST(PositionIndex, OneWhiteKingMovingIndexesEachSquareOfTheMovingKing) {
+    std::mt19937_64 rng(7);
+    for (const Material m : {Material{0, 1, 0, 1}, Material{0, 3, 0, 2}, Material{1, 2, 1, 1}, Material{2, 1, 0, 3},
+                             Material{0, 5, 0, 3}, Material{1, 4, 1, 4}, Material{0, 2, 3, 0}}) {
+        const PositionIndex idx(m);
+        std::uint64_t checked = 0;
+        for (int trial = 0; trial < 200; ++trial) {
+            const MenConfig men = idx.men_config(rng() % idx.men_configs());
+            const KingPlacement kings = idx.king_placement(men, rng() % idx.king_placements());
+            const Bitboard free = PositionIndex::king_squares(men);
+            for (Bitboard movers = kings.white_kings; movers; movers &= movers - 1) {
+                const Bitboard rest = kings.white_kings ^ (movers & -movers);
+                const OneWhiteKingMoving moving(idx, free, rest, kings.black_kings);
+                for (Bitboard to = free & ~rest & ~kings.black_kings; to; to &= to - 1) {
+                    const std::uint64_t k = moving.king_index(lowest_bit(to));
+                    ASSERT_LT(k, idx.king_placements()) << m.name();
+                    const KingPlacement back = idx.king_placement(men, k);
+                    ASSERT_EQ(back.white_kings, rest | (to & -to)) << m.name() << " square " << lowest_bit(to);
+                    ASSERT_EQ(back.black_kings, kings.black_kings) << m.name() << " square " << lowest_bit(to);
+                    ++checked;
+                }
+            }
+        }
+        EXPECT_GT(checked, 1000u) << m.name();
+    }
+}
+
 TEST(PositionIndex, PositionWalkerVisitsPositionsInIndexOrder) {
     // Small materials walked whole (crossing every men configuration boundary), and walks from
     // positions inside a configuration.
