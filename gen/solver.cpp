@@ -461,12 +461,11 @@ private:
         const Bitboard others = rotate_board(kings.black_kings);  // the movers of the partner block
         for (Bitboard movers = kings.white_kings; movers; movers &= movers - 1) {
             const Bitboard king = movers & -movers;
-            const Bitboard rest = rotate_board(kings.white_kings ^ king);
-            for (int step : kDirections)
-                for (Bitboard to = shift(king, step) & empty; to; to = shift(to, step) & empty) {
-                    const std::uint64_t next = pb.local_offset + pidx.king_index_in(free, {others, rest | rotate_board(to)});
-                    if (states.state(next) != static_cast<std::uint8_t>(Value::Win)) return false;
-                }
+            const OneBlackKingMoving moving(pidx, free, others, rotate_board(kings.white_kings ^ king));
+            for (Bitboard to = rotate_board(king_destinations(lowest_bit(king), empty)); to; to &= to - 1) {
+                const std::uint64_t next = pb.local_offset + moving.king_index(lowest_bit(to));
+                if (states.state(next) != static_cast<std::uint8_t>(Value::Win)) return false;
+            }
         }
         return true;
     }

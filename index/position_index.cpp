@@ -165,30 +165,34 @@ std::uint64_t positions_with_pieces(int n) {
     return total;
 }
 
-OneWhiteKingMoving::OneWhiteKingMoving(const PositionIndex& index, Bitboard free, Bitboard rest, Bitboard black)
-    : free_(free), rest_(rest), black_(black), black_placements_(index.black_king_placements()) {
-    const int others = count_bits(rest);
-    if (others + 1 > kMaxKings || count_bits(black) > kMaxKings) throw std::invalid_argument("OneWhiteKingMoving: too many kings");
-    // The i-th king of rest (from 1, lowest square first) at compressed square c: its term is
-    // C(c, i) if the added king lies above it, C(c, i + 1) if below.
-    int c_rest[kMaxKings] = {};
+SubsetPlusOne::SubsetPlusOne(Bitboard region, Bitboard rest) : region_(region), rest_(rest) {
+    const int n = count_bits(rest);
+    if (n + 1 > kMaxSquares) throw std::invalid_argument("SubsetPlusOne: too many squares");
+    // The i-th square of rest (from 1, lowest first) at compressed position c: its term is C(c, i)
+    // if the added square lies above it, C(c, i + 1) if below.
+    int c[kMaxSquares] = {};
     int i = 0;
-    for (Bitboard b = rest; b; b &= b - 1) c_rest[++i] = count_bits(free & ((b & -b) - 1));
-    for (int j = 0; j <= others; ++j) {
+    for (Bitboard b = rest; b; b &= b - 1) c[++i] = count_bits(region & ((b & -b) - 1));
+    for (int j = 0; j <= n; ++j) {
         std::uint64_t sum = 0;
-        for (int k = 1; k <= others; ++k) sum += k <= j ? binomial(c_rest[k], k) : binomial(c_rest[k], k + 1);
-        white_sums_[j] = sum;
+        for (int k = 1; k <= n; ++k) sum += k <= j ? binomial(c[k], k) : binomial(c[k], k + 1);
+        sums_[j] = sum;
     }
-    // The i-th black king at compressed square c among free minus rest: C(c, i) if the added king
-    // lies above it, C(c - 1, i) if below (the added king then takes one of the squares below it).
-    const Bitboard region = free & ~rest;
-    int c_black[kMaxKings + 1] = {};
+}
+
+OneWhiteKingMoving::OneWhiteKingMoving(const PositionIndex& index, Bitboard free, Bitboard rest, Bitboard black)
+    : white_(free, rest), black_(black), black_placements_(index.black_king_placements()) {
     const int blacks = count_bits(black);
-    i = 0;
-    for (Bitboard b = black; b; b &= b - 1) c_black[++i] = count_bits(region & ((b & -b) - 1));
+    if (blacks > SubsetPlusOne::kMaxSquares) throw std::invalid_argument("OneWhiteKingMoving: too many kings");
+    // The i-th black king at compressed position c among free minus rest: C(c, i) if the moving
+    // king lies above it, C(c - 1, i) if below (the moving king then takes a square below it).
+    const Bitboard region = free & ~rest;
+    int c[SubsetPlusOne::kMaxSquares + 1] = {};
+    int i = 0;
+    for (Bitboard b = black; b; b &= b - 1) c[++i] = count_bits(region & ((b & -b) - 1));
     for (int m = 0; m <= blacks; ++m) {
         std::uint64_t sum = 0;
-        for (int k = 1; k <= blacks; ++k) sum += k <= m ? binomial(c_black[k], k) : binomial(c_black[k] - 1, k);
+        for (int k = 1; k <= blacks; ++k) sum += k <= m ? binomial(c[k], k) : binomial(c[k] - 1, k);
         black_sums_[m] = sum;
     }
 }

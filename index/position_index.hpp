@@ -96,33 +96,63 @@ private:
     std::uint64_t black_king_placements_ = 0;
 };
 
-// The king indices of the placements that differ only in where one white king stands: the other
-// white kings `rest`, the black kings `black`, the king squares `free` of one men configuration.
-// The solver's predecessor walks index a few dozen such placements for every position they start
-// from; ranking both colours anew for each took a quarter of that walk. Here each costs three bit
-// counts and a table lookup: adding one king to a fixed set changes its rank in the combinatorial
-// number system only through the king's own term and the order of the kings above it, and the
-// black kings' ranks only by whether they lie above the added king.
+// The ranks (rank_subset of the squares compressed onto `region`) of the sets `rest` plus one more
+// square of `region`, for many such squares: adding one square to a fixed set changes its rank in
+// the combinatorial number system only through the square's own term and the order of the squares
+// above it, so each rank is three bit counts and a table lookup from sums prepared once.
+class SubsetPlusOne {
+public:
+    static constexpr int kMaxSquares = 16;
+    SubsetPlusOne(Bitboard region, Bitboard rest);
+    // The rank of rest plus `square` (a square of region, not of rest).
+    std::uint64_t rank(int square) const {
+        const Bitboard below = (Bitboard{1} << square) - 1;
+        const int j = count_bits(rest_ & below);  // squares of rest below it
+        return sums_[j] + binomial(count_bits(region_ & below), j + 1);
+    }
+
+private:
+    Bitboard region_, rest_;
+    // sums_[j]: the terms of rest when j of its squares lie below the added one (those keep their
+    // place in the order, the others move up one).
+    std::uint64_t sums_[kMaxSquares];
+};
+
+// The king indices of the placements that differ only in where one king stands, for the king
+// squares `free` of one men configuration: the solvers' predecessor walks and king-move checks
+// index a few dozen such placements for every position they start from, and ranking both colours
+// anew for each took a quarter of the walk.
+// One white king moving (the other white kings `rest`, the black kings `black`): besides the white
+// rank, the black kings' rank changes only by whether they lie above the moving king.
 class OneWhiteKingMoving {
 public:
     OneWhiteKingMoving(const PositionIndex& index, Bitboard free, Bitboard rest, Bitboard black);
     // index.king_index_in(free, {rest | square, black}) for a square of `free` not in rest or black.
     std::uint64_t king_index(int square) const {
         const Bitboard below = (Bitboard{1} << square) - 1;
-        const int j = count_bits(rest_ & below);  // white kings of rest below the square
-        const std::uint64_t white_rank = white_sums_[j] + binomial(count_bits(free_ & below), j + 1);
-        return white_rank * black_placements_ + black_sums_[count_bits(black_ & below)];
+        return white_.rank(square) * black_placements_ + black_sums_[count_bits(black_ & below)];
     }
 
 private:
-    static constexpr int kMaxKings = 16;
-    Bitboard free_, rest_, black_;
+    SubsetPlusOne white_;
+    Bitboard black_;
     std::uint64_t black_placements_;
-    // white_sums_[j]: the rank terms of rest when j of its kings lie below the added one (those
-    // keep their place in the order, the others move up one); black_sums_[m]: the black rank when
-    // m black kings lie below it (those above count one square fewer below them).
-    std::uint64_t white_sums_[kMaxKings];
-    std::uint64_t black_sums_[kMaxKings + 1];
+    // black_sums_[m]: the black rank when m black kings lie below the moving king (those above
+    // count one square fewer below them).
+    std::uint64_t black_sums_[SubsetPlusOne::kMaxSquares + 1];
+};
+
+// One black king moving (the white kings `white`, the other black kings `rest`).
+class OneBlackKingMoving {
+public:
+    OneBlackKingMoving(const PositionIndex& index, Bitboard free, Bitboard white, Bitboard rest)
+        : white_part_(index.king_index_in(free, {white, 0})), black_(free & ~white, rest) {}
+    // index.king_index_in(free, {white, rest | square}) for a square of `free` not in white or rest.
+    std::uint64_t king_index(int square) const { return white_part_ + black_.rank(square); }
+
+private:
+    std::uint64_t white_part_;
+    SubsetPlusOne black_;
 };
 
 // Visits the king placements of one men configuration in index order, from a given king index,

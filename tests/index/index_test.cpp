@@ -159,9 +159,10 @@ TEST(PositionIndex, KingWalkerVisitsPlacementsInIndexOrder) {
     }
 }
 
-// Every square one white king can stand on, for random placements of the others: the index
-// OneWhiteKingMoving gives unranks (independently of the ranking it replaces) to that placement.
-TEST(PositionIndex, OneWhiteKingMovingIndexesEachSquareOfTheMovingKing) {
+// Every square one king (white, then black) can stand on, for random placements of the others:
+// the index OneWhiteKingMoving or OneBlackKingMoving gives unranks (independently of the ranking
+// they replace) to that placement.
+TEST(PositionIndex, OneKingMovingIndexesEachSquareOfTheMovingKing) {
     std::mt19937_64 rng(7);
     for (const Material m : {Material{0, 1, 0, 1}, Material{0, 3, 0, 2}, Material{1, 2, 1, 1}, Material{2, 1, 0, 3},
                              Material{0, 5, 0, 3}, Material{1, 4, 1, 4}, Material{0, 2, 3, 0}}) {
@@ -180,6 +181,16 @@ TEST(PositionIndex, OneWhiteKingMovingIndexesEachSquareOfTheMovingKing) {
                     const KingPlacement back = idx.king_placement(men, k);
                     ASSERT_EQ(back.white_kings, rest | (to & -to)) << m.name() << " square " << lowest_bit(to);
                     ASSERT_EQ(back.black_kings, kings.black_kings) << m.name() << " square " << lowest_bit(to);
+                    ++checked;
+                }
+            }
+            for (Bitboard movers = kings.black_kings; movers; movers &= movers - 1) {
+                const Bitboard rest = kings.black_kings ^ (movers & -movers);
+                const OneBlackKingMoving moving(idx, free, kings.white_kings, rest);
+                for (Bitboard to = free & ~rest & ~kings.white_kings; to; to &= to - 1) {
+                    const KingPlacement back = idx.king_placement(men, moving.king_index(lowest_bit(to)));
+                    ASSERT_EQ(back.white_kings, kings.white_kings) << m.name() << " black, square " << lowest_bit(to);
+                    ASSERT_EQ(back.black_kings, rest | (to & -to)) << m.name() << " black, square " << lowest_bit(to);
                     ++checked;
                 }
             }
