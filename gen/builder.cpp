@@ -150,22 +150,17 @@ public:
             // tables that the pair does not read (a losses-only .dtw derives its wins from every
             // material it reaches), and they must go before the solver allocates.
             if (wdl_missing || dtw_missing) make_room(i, next_read);
-            if (wdl_missing && options_.slice_step == BuildOptions::kWriteFromSlices) {
-                write_from_slices(m, i, plan.size(), next_read);
-            } else if (wdl_missing) {
-                load_wdl_inputs(m, i);
+            if (wdl_missing && dtw_missing && solves_in_one_pass(m, i)) {
+                load_successor_tables(m);
                 make_room(i, next_read);
-                if (memory_plan_.slices_of(m) > 1)
-                    solve_in_slices_and_write(m, i, plan.size(), next_read);
-                else
-                    solve_and_write(m, i, plan.size());
-                for (const Material& t : read_through_files_) tables_.remove(t);
-                read_through_files_.clear();
-            }
-            if (dtw_missing) {
-                load_dtw_inputs(m);
-                make_room(i, next_read);
-                solve_dtw_and_write(m, i, plan.size());
+                solve_with_distances_and_write(m, i, plan.size());
+            } else {
+                if (wdl_missing) solve_wdl(m, i, next_read);
+                if (dtw_missing) {
+                    load_dtw_inputs(m);
+                    make_room(i, next_read);
+                    solve_dtw_and_write(m, i, plan.size());
+                }
             }
             drop_unread({}, next_read);
         }
@@ -178,6 +173,31 @@ public:
 
 private:
     using Table = TableId;
+
+    void solve_wdl(const Material& m, std::size_t position, const MemoryPlan::NextReads& next_read) {
+        const std::size_t plan_size = memory_plan_.plan().size();
+        if (options_.slice_step == BuildOptions::kWriteFromSlices) {
+            write_from_slices(m, position, plan_size, next_read);
+            return;
+        }
+        load_wdl_inputs(m, position);
+        make_room(position, next_read);
+        if (memory_plan_.slices_of(m) > 1)
+            solve_in_slices_and_write(m, position, plan_size, next_read);
+        else
+            solve_and_write(m, position, plan_size);
+        for (const Material& t : read_through_files_) tables_.remove(t);
+        read_through_files_.clear();
+    }
+
+    // A build with distances solves a pair's values and distances in one pass
+    // (solve_pair_with_distances), about the time of either pass alone, unless the pair's WDL
+    // pass is cut into slices, held compact or reads through files to keep within --memory: the
+    // distance pass does none of these.
+    bool solves_in_one_pass(const Material& m, std::size_t position) const {
+        return options_.slice_step == BuildOptions::kAllSlices && memory_plan_.slices_of(m) == 1 &&
+               !memory_plan_.compact_cells(position) && memory_plan_.read_through_files(position).empty();
+    }
 
     // A task whose files are all there and check block by block has nothing to do (a workflow
     // engine may run it again). What a killed run of it left is removed first; a damaged output
@@ -425,13 +445,17 @@ private:
     // What the DTW pass of the pair of m reads: its own WDL, and the WDL and DTW of every material
     // either side reaches in one move.
     void load_dtw_inputs(const Material& m) {
-        for (const Material& side : {m, m.mirror()}) {
-            ensure_loaded(side);
+        for (const Material& side : {m, m.mirror()}) ensure_loaded(side);
+        load_successor_tables(m);
+    }
+
+    // The WDL and DTW of every material either side of the pair of m reaches in one move.
+    void load_successor_tables(const Material& m) {
+        for (const Material& side : {m, m.mirror()})
             for (const Material& s : successor_materials(side)) {
                 ensure_loaded(s);
                 ensure_dtw_loaded(s);
             }
-        }
     }
 
     // The tables the pair of plan[position] reads: in memory, or, those the memory plan says do not
@@ -473,6 +497,33 @@ private:
             }
             if (!dtw_.contains(d.material)) dtw_.add(d.material, std::move(d.dtw));
             save_resume_copy({d.material, true});
+        }
+    }
+
+    // Solves the pair of m's values and distances in one pass and writes what is missing of
+    // their files (solve_pair_with_distances; its successors' tables loaded).
+    void solve_with_distances_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::string label = label_of(m, position, plan_size);
+        auto solved = solve_pair_with_distances(m, dtw_, [&](double f, const std::string& note) {
+            progress_.update(label + " solving with distances", f, note);
+        });
+        for (SolvedWithDistances& s : solved) {
+            const Material& material = s.dtw.material;
+            if (!has_file(options_.dir, material)) {
+                const WrittenFile written = write_wdl_file(options_.dir, s.wdl, options_.write);
+                progress_.finish();
+                log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
+            }
+            if (!has_dtw_file(options_.dir, material)) {
+                const WrittenFile written = write_dtw_file(options_.dir, s.dtw, options_.write);
+                progress_.finish();
+                log_ << dtw_summary_line(written, seconds_since(start)) << '\n' << std::flush;
+            }
+            if (!tables_.contains(material)) tables_.add(material, std::move(s.wdl.values));
+            if (!dtw_.contains(material)) dtw_.add(material, std::move(s.dtw.dtw));
+            save_resume_copy({material, false});
+            save_resume_copy({material, true});
         }
     }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -103,10 +104,12 @@ Dtw DtwTables::best_after(const Position& pos, const MoveList& moves) const {
 namespace {
 
 // Per-position state inside a subgame.
-constexpr std::uint8_t kWin = 1;       // WDL: win for the side to move
-constexpr std::uint8_t kLoss = 2;      // WDL: loss (neither flag: draw)
+constexpr std::uint8_t kWin = 1;       // a win for the side to move (by WDL, or a move into a loss found)
+constexpr std::uint8_t kLoss = 2;      // WDL: a loss
 constexpr std::uint8_t kFixed = 4;     // a capture position: its DTW is known from the start
 constexpr std::uint8_t kSettled = 8;   // its DTW is final
+constexpr std::uint8_t kNoLoss = 16;   // cannot be a loss: a WDL draw, or a man move into a draw
+constexpr std::uint8_t kWdlGiven = 32;  // the WDL value came with the pair: a distance must agree with it
 constexpr std::uint8_t kPendingMax = 0xFF;
 
 // A position that may settle at its bucket's DTW. It carries its kings (the men are its
@@ -117,14 +120,15 @@ struct Queued {
 };
 
 // A position's state, counter and distance share one cache line: settling a successor touches
-// all three.
-struct Cell {
-    std::uint8_t state;    // kWin / kLoss, kFixed, kSettled
-    std::uint8_t pending;  // for a loss: king moves whose successor has not settled
-    // Win: shortest DTW found so far (kDtwDraw: none yet). Loss: 1 + longest successor DTW seen
-    // so far. Final once settled.
+// all three. Threads sharing a subgame change a cell as a whole, by compare-and-swap.
+struct alignas(4) Cell {
+    std::uint8_t state;    // kWin, kLoss, kFixed, kSettled, kNoLoss, kWdlGiven
+    std::uint8_t pending;  // unless a win: king moves whose successor has not settled
+    // Win: shortest DTW found so far. Otherwise: 1 + the longest successor DTW seen so far (the
+    // DTW of a loss once every successor has settled). Final once settled; kDtwDraw for a draw.
     Dtw dtw;
 };
+static_assert(sizeof(Cell) == 4 && std::atomic_ref<Cell>::is_always_lock_free);
 
 // The predecessors of one queued position, gathered (and their cells prefetched) one position
 // ahead of their update: settling is bound by the latency of these scattered accesses.
@@ -151,35 +155,25 @@ struct Scratch {
 };
 
 // How the settling threads read and change cells: one thread alone in a subgame with plain
-// loads and stores, several threads settling one bucket of a large subgame with atomics (locked
-// instructions, the hottest of a profile of the parallel settling, that one thread does not need).
+// loads and stores, several threads settling one bucket of a large subgame by compare-and-swap of
+// whole cells (locked instructions, the hottest of a profile of the parallel settling, that one
+// thread does not need).
 struct Alone {
-    template <typename T>
-    static T load(const T& field) { return field; }
-    static void set(std::uint8_t& state, std::uint8_t flag) { state |= flag; }
-    // Lowers dtw to `to` if that is lower; true if it did.
-    static bool lower(Dtw& dtw, Dtw to) { return to < dtw ? (dtw = to, true) : false; }
-    static void raise(Dtw& dtw, Dtw to) { dtw = std::max(dtw, to); }
-    // Counts one down; true if that was the last.
-    static bool count_down(std::uint8_t& pending) { return --pending == 0; }
+    // Applies change(Cell&) -> bool (whether it changed the cell); returns that.
+    template <typename Change>
+    static bool update(Cell& cell, Change&& change) { return change(cell); }
 };
 
 struct Shared {
-    template <typename T>
-    static T load(T& field) { return std::atomic_ref(field).load(std::memory_order_relaxed); }
-    static void set(std::uint8_t& state, std::uint8_t flag) { std::atomic_ref(state).fetch_or(flag); }
-    static bool lower(Dtw& dtw, Dtw to) {
-        std::atomic_ref shared(dtw);
-        for (Dtw current = shared.load(std::memory_order_relaxed); to < current;)
-            if (shared.compare_exchange_weak(current, to)) return true;
-        return false;
+    template <typename Change>
+    static bool update(Cell& cell, Change&& change) {
+        std::atomic_ref shared(cell);
+        for (Cell current = shared.load(std::memory_order_relaxed);;) {
+            Cell changed = current;
+            if (!change(changed)) return false;
+            if (shared.compare_exchange_weak(current, changed)) return true;
+        }
     }
-    static void raise(Dtw& dtw, Dtw to) {
-        std::atomic_ref shared(dtw);
-        for (Dtw current = shared.load(std::memory_order_relaxed); current < to;)
-            if (shared.compare_exchange_weak(current, to)) return;
-    }
-    static bool count_down(std::uint8_t& pending) { return std::atomic_ref(pending).fetch_sub(1) == 1; }
 };
 
 std::uint8_t wdl_flag(Value v) { return v == Value::Win ? kWin : v == Value::Loss ? kLoss : 0; }
@@ -190,12 +184,15 @@ std::uint8_t wdl_flag(Value v) { return v == Value::Win ? kWin : v == Value::Los
 
 class DtwPairSolver {
 public:
-    DtwPairSolver(const Material& m, const ValueTables& wdl, const DtwTables& finished, const DtwSolverOptions& options)
+    // wdl: the values of the pair, or null to find them with the distances.
+    DtwPairSolver(const Material& m, const ValueTables* wdl, const DtwTables& finished, const DtwSolverOptions& options)
         : finished_(finished), layout_(m), options_(options) {
         for (int side = 0; side < layout_.side_count(); ++side) {
             const Material& material = layout_.index(side).material();
-            wdl_[side] = wdl.table(material);
-            if (!wdl_[side]) throw std::logic_error("dtb dtw: the WDL values of " + material.name() + " are not loaded");
+            if (wdl) {
+                wdl_[side] = wdl->table(material);
+                if (!wdl_[side]) throw std::logic_error("dtb dtw: the WDL values of " + material.name() + " are not loaded");
+            }
             dtw_.push_back(vector_on_huge_pages(layout_.index(side).size(), kDtwDraw));
             captures_.emplace_back(layout_.index(side).size());
         }
@@ -225,36 +222,52 @@ private:
     void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
         const std::uint64_t local = b.local_offset + k;
         const Position pos = compose_position(b.men, kings);
-        const Value wdl = wdl_[b.side]->get(b.base + k);  // the position's own index: no indexing
         Cell& cell = s.cells[local];
-        cell.state = wdl_flag(wdl);
+        std::optional<Value> wdl;
+        if (wdl_[b.side]) {
+            wdl = wdl_[b.side]->get(b.base + k);  // the position's own index: no indexing
+            cell.state = wdl_flag(*wdl) | kWdlGiven | (wdl == Value::Draw ? kNoLoss : 0);
+        }
         if (const Bitboard capturers = capturing_pieces(pos)) {
             init_capture(pos, capturers, wdl, cell);
             return;
         }
         if (wdl == Value::Draw) return;
-        const bool loss = wdl == Value::Loss;
-        Dtw dtw = loss ? 0 : kDtwDraw;
+        // The man moves leave the subgame: their DTWs are known. The best into a loss bounds a
+        // win; the longest into a win bounds a loss; one into a draw rules out a loss.
+        Dtw win = kDtwDraw, loss = 0;
+        bool draw = false;
         for (const Move& m : generate_quiet_man_moves(pos)) {
             const Dtw after = dtw_after_man_move(pos, apply_move(pos, m), b.side);
-            if (loss && !dtw_is_win(after)) inconsistent(pos, "a loss with a move to a draw or a loss");
-            if (loss) dtw = std::max(dtw, dtw_plus_one(after));
-            if (!loss && dtw_is_loss(after)) dtw = std::min(dtw, dtw_plus_one(after));
+            if (after == kDtwDraw)
+                draw = true;
+            else if (dtw_is_loss(after))
+                win = std::min(win, dtw_plus_one(after));
+            else
+                loss = std::max(loss, dtw_plus_one(after));
         }
+        if (wdl == Value::Loss && (draw || win != kDtwDraw)) inconsistent(pos, "a loss with a move to a draw or a loss");
         const std::size_t king_moves = count_quiet_king_moves(pos);  // they stay in the subgame
         if (king_moves >= kPendingMax) throw std::length_error("too many king moves for the DTW solver's counters");
-        cell.dtw = dtw;
-        if (loss) cell.pending = static_cast<std::uint8_t>(king_moves);
+        if (wdl == Value::Win || win != kDtwDraw) {
+            cell.state |= kWin;
+            cell.dtw = win;
+            return;
+        }
+        cell.dtw = loss;
+        cell.pending = static_cast<std::uint8_t>(king_moves);
+        if (draw) cell.state |= kNoLoss;
     }
 
     // Every successor of a capture lies in a smaller material: the DTW is known at once, and the
-    // position takes no part in the king-move search (its quiet king moves are not legal). A draw
-    // has no DTW: its captures need not be searched.
-    void init_capture(const Position& pos, Bitboard capturers, Value wdl, Cell& cell) const {
+    // position takes no part in the king-move search (its quiet king moves are not legal). A WDL
+    // draw has no DTW: its captures need not be searched.
+    void init_capture(const Position& pos, Bitboard capturers, std::optional<Value> wdl, Cell& cell) const {
         cell.state |= kFixed;
         if (wdl == Value::Draw) return;
         const Dtw dtw = finished_.resolve_captures(pos, capturers);
-        if (dtw_value(dtw) != wdl) inconsistent(pos, "capture search disagrees with the WDL value");
+        if (wdl && dtw_value(dtw) != *wdl) inconsistent(pos, "capture search disagrees with the WDL value");
+        cell.state |= wdl_flag(dtw_value(dtw));
         cell.dtw = dtw;
     }
 
@@ -288,28 +301,42 @@ private:
     static bool is_seed(const Cell& c) {
         const bool fixed = (c.state & kFixed) && (c.state & (kWin | kLoss));
         const bool bounded_win = (c.state & kWin) && c.dtw != kDtwDraw;  // by a man move
-        const bool final_loss = (c.state & kLoss) && c.pending == 0;     // no king move
+        const bool final_loss = !(c.state & (kWin | kNoLoss | kFixed)) && c.pending == 0;  // no king move
         return fixed || bounded_win || final_loss;
+    }
+
+    // What a successor settling at d does to `cell`, reached from it by a king move: true if it
+    // changed the cell, with `queue_at` the DTW at which the cell may now settle (kDtwDraw: not
+    // queued). A successor lost makes a win (of DTW at most d + 1); one won counts down the
+    // cell's pending king moves, and the last of them makes a loss unless a draw rules it out.
+    static bool relaxed(Cell& cell, Dtw d, const Position& settled, Dtw& queue_at) {
+        queue_at = kDtwDraw;
+        if (cell.state & (kFixed | kSettled)) return false;
+        const Dtw candidate = dtw_plus_one(d);
+        if (dtw_is_loss(d)) {
+            if (!(cell.state & kWin) && (cell.state & kWdlGiven))
+                inconsistent(settled, "a lost position reached by a move from a non-winning one");
+            if ((cell.state & kWin) && cell.dtw <= candidate) return false;
+            cell.state |= kWin;
+            cell.dtw = queue_at = candidate;
+            return true;
+        }
+        if (cell.state & (kWin | kNoLoss)) return false;
+        cell.dtw = std::max(cell.dtw, candidate);
+        if (--cell.pending == 0) queue_at = cell.dtw;  // its last successor
+        return true;
     }
 
     // A king move from `q` leads to a position that has just settled at `d`; push(dtw, q) queues
     // q when that settles a bound. With Access = Shared, safe for the positions of one bucket at
-    // once: a win's DTW only falls, by compare-and-swap (only the thread that lowers it queues it);
-    // a loss's bound only rises, and the thread that takes its counter to zero queues it, after
-    // every other thread's bound (they rise before they count down).
+    // once: each change of a cell is one compare-and-swap, and only the thread whose change
+    // lowers a win's DTW, or takes a loss's counter to zero (its bound raised in the same change),
+    // queues it.
     template <typename Access, typename Push>
     static void relax(Scratch& s, const Queued& q, Dtw d, const Position& settled, Push&& push) {
-        Cell& cell = s.cells[q.local];
-        const std::uint8_t st = Access::load(cell.state);
-        if (st & (kFixed | kSettled)) return;
-        const Dtw candidate = dtw_plus_one(d);
-        if (dtw_is_loss(d)) {
-            if (!(st & kWin)) inconsistent(settled, "a lost position reached by a move from a non-winning one");
-            if (Access::lower(cell.dtw, candidate)) push(candidate, q);
-        } else if (st & kLoss) {
-            Access::raise(cell.dtw, candidate);
-            if (Access::count_down(cell.pending)) push(Access::load(cell.dtw), q);  // its last successor
-        }
+        Dtw queue_at = kDtwDraw;
+        Access::update(s.cells[q.local], [&](Cell& c) { return relaxed(c, d, settled, queue_at); });
+        if (queue_at != kDtwDraw) push(queue_at, q);
     }
 
     // Gathers the predecessors of q and prefetches their cells and its own.
@@ -328,9 +355,12 @@ private:
     // Settles the gathered position at d, unless a shorter DTW has settled it already.
     template <typename Access, typename Push>
     static void settle_gathered(const Gathered& p, Dtw d, Scratch& s, Push&& push) {
-        Cell& cell = s.cells[p.queued.local];
-        if ((Access::load(cell.state) & kSettled) || Access::load(cell.dtw) != d) return;
-        Access::set(cell.state, kSettled);
+        const bool settles = Access::update(s.cells[p.queued.local], [d](Cell& c) {
+            if ((c.state & kSettled) || c.dtw != d) return false;
+            c.state |= kSettled;
+            return true;
+        });
+        if (!settles) return;
         for (const Queued& pred : p.predecessors) relax<Access>(s, pred, d, p.position, push);
     }
 
@@ -438,11 +468,11 @@ private:
         captures_[block.side].merge_range(block.base, n, [cells](std::uint64_t k) { return (cells[k].state & kFixed) != 0; });
         for (std::uint64_t k = 0; k < n; ++k) {
             const Cell& c = cells[k];
-            const bool decided = c.state & (kWin | kLoss);
-            if (decided && !(c.state & kSettled)) inconsistent(position_at(block, k), "a WDL win or loss with no finite DTW");
-            if (decided && dtw_value(c.dtw) != ((c.state & kWin) ? Value::Win : Value::Loss))
+            const bool settled = c.state & kSettled;
+            if (!settled && (c.state & (kWin | kLoss))) inconsistent(position_at(block, k), "a win or loss with no finite DTW");
+            if (settled && dtw_value(c.dtw) != ((c.state & kWin) ? Value::Win : Value::Loss))
                 inconsistent(position_at(block, k), "DTW parity disagrees with the WDL value");
-            out[k] = decided ? c.dtw : kDtwDraw;
+            out[k] = settled ? c.dtw : kDtwDraw;
         }
     }
 
@@ -477,7 +507,32 @@ private:
 std::vector<DtwMaterial> solve_dtw_pair(const Material& material, const ValueTables& wdl, const DtwTables& finished,
                                         const ProgressCallback& progress, const DtwSolverOptions& options) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return DtwPairSolver(material, wdl, finished, options).solve(progress);
+    return DtwPairSolver(material, &wdl, finished, options).solve(progress);
+}
+
+namespace {
+
+// The WDL values that the distances give, for every position (capture positions included).
+PackedValues values_of(const std::vector<Dtw>& dtw) {
+    PackedValues values(dtw.size());
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, dtw.size(), std::uint64_t{1} << 16), [&](const auto& r) {
+        values.store_range(r.begin(), r.size(), [&](std::uint64_t k) { return dtw_value(dtw[r.begin() + k]); });
+    });
+    return values;
+}
+
+}  // namespace
+
+std::vector<SolvedWithDistances> solve_pair_with_distances(const Material& material, const DtwTables& finished,
+                                                           const ProgressCallback& progress,
+                                                           const DtwSolverOptions& options) {
+    if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
+    std::vector<SolvedWithDistances> out;
+    for (DtwMaterial& d : DtwPairSolver(material, nullptr, finished, options).solve(progress)) {
+        PackedValues values = values_of(d.dtw);
+        out.push_back({SolvedMaterial{d.material, std::move(values), d.captures}, std::move(d)});
+    }
+    return out;
 }
 
 }  // namespace dtb

@@ -8,8 +8,9 @@
 // solve_dtw_pair works like solve_material_pair (see solver.hpp): one men configuration of a
 // material together with the flipped configuration of its mirror, from the most advanced
 // configurations down. Inside such a subgame the positions settle in increasing DTW (a bucket
-// queue: every step costs one ply); the WDL values, already known, say which positions are wins
-// and losses, and the solver checks that the distances agree with them.
+// queue: every step costs one ply). Where the WDL values are known already, they say which
+// positions are wins and losses, and the solver checks that the distances agree with them;
+// solve_pair_with_distances finds both in the same pass.
 #pragma once
 
 #include <atomic>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "gen/material_map.hpp"
+#include "gen/solver.hpp"
 
 #include "gen/solver.hpp"
 #include "gen/value_tables.hpp"
@@ -114,5 +116,22 @@ struct DtwSolverOptions {
 // The result does not depend on the thread count.
 std::vector<DtwMaterial> solve_dtw_pair(const Material& material, const ValueTables& wdl, const DtwTables& finished,
                                         const ProgressCallback& progress = {}, const DtwSolverOptions& options = {});
+
+// One side of a pair solved without its WDL values: the values the distances give (what
+// solve_material_pair finds) and the distances (what solve_dtw_pair finds).
+struct SolvedWithDistances {
+    SolvedMaterial wdl;
+    DtwMaterial dtw;
+};
+
+// The WDL values and the DTW of `material` and, unless it is its own mirror, of its mirror (in that
+// order), in one pass: what a build with distances does instead of solve_material_pair and then
+// solve_dtw_pair. Without the values, every position counts its king moves (not just the losses),
+// and draws get their captures searched and their man moves looked up; a position that never
+// settles is a draw. `finished` holds the DTW of every material a capture or promotion leads to.
+// The result does not depend on the thread count.
+std::vector<SolvedWithDistances> solve_pair_with_distances(const Material& material, const DtwTables& finished,
+                                                           const ProgressCallback& progress = {},
+                                                           const DtwSolverOptions& options = {});
 
 }  // namespace dtb

@@ -5,6 +5,7 @@
 // included. About a minute on two cores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -77,6 +78,24 @@ TEST(LargeSubgameSettling, SameDistancesOnEveryFourPieceSubgame) {
         if (m.pieces() < 4 || m > m.mirror()) continue;
         for (const DtwMaterial& d : solve_dtw_pair(m, solved.wdl, solved.dtw, {}, every_subgame))
             ASSERT_TRUE(d.dtw == *solved.dtw.table(d.material)) << d.material.name();
+    }
+}
+
+// The one-pass solver (values and distances found together) against the two passes on every
+// 2-4 piece pair, both ways of settling: the same distances and values at every position.
+TEST(OnePassSolver, SameValuesAndDistancesOnEveryFourPiecePair) {
+    const InMemoryTables& solved = two_to_four_in_memory();
+    DtwSolverOptions every_subgame;
+    every_subgame.parallel_settle_positions = 1;
+    for (const DtwSolverOptions& options : {DtwSolverOptions{}, every_subgame}) {
+        for (const Material& m : materials_in_build_order(4)) {
+            if (m.pieces() < 4 || m > m.mirror()) continue;
+            for (const SolvedWithDistances& s : solve_pair_with_distances(m, solved.dtw, {}, options)) {
+                ASSERT_TRUE(s.dtw.dtw == *solved.dtw.table(s.dtw.material)) << s.dtw.material.name();
+                const PackedValues& values = *solved.wdl.table(s.wdl.material);
+                ASSERT_TRUE(std::ranges::equal(s.wdl.values.raw(), values.raw())) << s.wdl.material.name();
+            }
+        }
     }
 }
 

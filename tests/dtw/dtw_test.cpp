@@ -203,6 +203,33 @@ TEST_F(DtwTest, SameResultWhenEverySubgameSettlesAsALargeOne) {
     }
 }
 
+// The one-pass solver, without the WDL values, against the two passes (solve_material_pair, then
+// solve_dtw_pair knowing the values): the same values, distances and capture bits at every
+// position up to 3 pieces, whichever way the subgames settle and on either thread count.
+TEST_F(DtwTest, OnePassGivesTheValuesAndDistancesOfTheTwoPasses) {
+    DtwSolverOptions every_subgame;
+    every_subgame.parallel_settle_positions = 1;
+    for (const int threads : {1, 2}) {
+        const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+        for (const DtwSolverOptions& options : {DtwSolverOptions{}, every_subgame}) {
+            for (const Material& m : materials_in_build_order(3)) {
+                if (m > m.mirror()) continue;
+                const std::vector<SolvedWithDistances> solved = solve_pair_with_distances(m, dtw(), {}, options);
+                ASSERT_EQ(solved.size(), m == m.mirror() ? 1u : 2u);
+                for (const SolvedWithDistances& s : solved) {
+                    const PositionIndex index(s.dtw.material);
+                    const PackedValues& expected_values = *wdl().table(s.wdl.material);
+                    EXPECT_EQ(s.dtw.dtw, *dtw().table(s.dtw.material)) << s.dtw.material.name() << ", threads " << threads;
+                    for (std::uint64_t i = 0; i < index.size(); ++i) {
+                        ASSERT_EQ(s.wdl.values.get(i), expected_values.get(i)) << to_fen(index.position(i));
+                        ASSERT_EQ(s.wdl.captures.test(i), has_capture(index.position(i))) << to_fen(index.position(i));
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST_F(DtwTest, SameResultWithOneThread) {
     const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
     for (const Material& m : materials_in_build_order(3)) {
