@@ -84,16 +84,26 @@ Dtw DtwTables::resolve_captures(const Position& pos, Bitboard capturers) const {
 }
 
 Dtw DtwTables::best_after(const Position& pos, const MoveList& moves) const {
+    // Every move is looked up (the shortest win needs them all); a batch of them is indexed and
+    // prefetched before the first is read, so that their cache misses overlap.
+    constexpr std::size_t kBatch = 8;
     SuccessorIndexer indexer(entries_, kWho);
     DtwBest best;
-    for (const Move& m : moves) {
-        const Position after = apply_move(pos, m);
-        if (after.pieces(after.side_to_move) == 0) {
-            best.add(0);  // the move took the last piece
-            continue;
+    std::array<const Dtw*, kBatch> batch;
+    for (std::size_t begin = 0; begin < moves.size(); begin += kBatch) {
+        const std::size_t n = std::min(kBatch, moves.size() - begin);
+        std::size_t looked_up = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            const Position after = apply_move(pos, moves[begin + i]);
+            if (after.pieces(after.side_to_move) == 0) {
+                best.add(0);  // the move took the last piece
+                continue;
+            }
+            const auto [entry, index] = indexer.locate(white_to_move(after));
+            batch[looked_up] = &entry->dtw[index];
+            __builtin_prefetch(batch[looked_up++]);
         }
-        const auto [entry, index] = indexer.locate(white_to_move(after));
-        best.add(entry->dtw[index]);
+        for (std::size_t i = 0; i < looked_up; ++i) best.add(*batch[i]);
     }
     return best.result();
 }
