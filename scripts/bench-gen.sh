@@ -9,7 +9,7 @@
 #   OUT        database folder, emptied first (default bench-db$PIECES)
 #   THREADS    worker threads (default: all cores)
 #   DTW        1: build the WDL files alone first, then everything again from scratch with --dtw,
-#              and print the cost of the DTW pass (the difference) and the size of the .dtw files
+#              and print what the distances cost (the difference) and the size of the .dtw files
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -51,7 +51,7 @@ if [[ "${DTW:-0}" == 1 ]]; then
   dtw_bytes=$(cat "$OUT"/*.dtw | wc -c)
   printf 'with --dtw      %.1f s wall, peak %.0f MiB\n' "$seconds" "$(awk -v k="$peak_kb" 'BEGIN { print k / 1024 }')"
   awk -v t="$seconds" -v w="$wdl_seconds" \
-    'BEGIN { printf "DTW pass        %.1f s, %.2f times the WDL build (goal: at most 1)\n", t - w, (t - w) / w }'
+    'BEGIN { printf "distances cost  %.1f s, %.2f times the WDL build (goal: at most 1)\n", t - w, (t - w) / w }'
   awk -v d="$dtw_bytes" -v b="$bytes" \
     'BEGIN { printf "DTW bytes       %d, %.2f times the WDL files (goal: at most 3)\n", d, d / b }'
 fi
