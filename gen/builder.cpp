@@ -489,15 +489,32 @@ private:
             progress_.update(label + " dtw", f, note);
         });
         for (DtwMaterial& d : solved) {
-            if (!has_dtw_file(options_.dir, d.material)) {
-                const WrittenFile written = write_dtw_file(options_.dir, d, options_.write);
-                const double seconds = seconds_since(start);
-                progress_.finish();
-                log_ << dtw_summary_line(written, seconds) << '\n' << std::flush;
-            }
-            if (!dtw_.contains(d.material)) dtw_.add(d.material, std::move(d.dtw));
-            save_resume_copy({d.material, true});
+            write_if_missing(d, start);
+            keep_dtw(d.material, std::move(d.dtw));
         }
+    }
+
+    // What the pairs' solvers found becomes files (those not written yet, each logged with the
+    // seconds since `start`), tables for later pairs and scratch copies for a resumed build.
+    void write_if_missing(const SolvedMaterial& s, std::chrono::steady_clock::time_point start) {
+        if (has_file(options_.dir, s.material)) return;
+        const WrittenFile written = write_wdl_file(options_.dir, s, options_.write);
+        progress_.finish();
+        log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
+    }
+    void write_if_missing(const DtwMaterial& d, std::chrono::steady_clock::time_point start) {
+        if (has_dtw_file(options_.dir, d.material)) return;
+        const WrittenFile written = write_dtw_file(options_.dir, d, options_.write);
+        progress_.finish();
+        log_ << dtw_summary_line(written, seconds_since(start)) << '\n' << std::flush;
+    }
+    void keep_wdl(const Material& m, PackedValues values) {
+        tables_.add(m, std::move(values));
+        save_resume_copy({m, false});
+    }
+    void keep_dtw(const Material& m, std::vector<Dtw> dtw) {
+        dtw_.add(m, std::move(dtw));
+        save_resume_copy({m, true});
     }
 
     // Solves the pair of m's values and distances in one pass and writes what is missing of
@@ -509,21 +526,10 @@ private:
             progress_.update(label + " solving with distances", f, note);
         });
         for (SolvedWithDistances& s : solved) {
-            const Material& material = s.dtw.material;
-            if (!has_file(options_.dir, material)) {
-                const WrittenFile written = write_wdl_file(options_.dir, s.wdl, options_.write);
-                progress_.finish();
-                log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
-            }
-            if (!has_dtw_file(options_.dir, material)) {
-                const WrittenFile written = write_dtw_file(options_.dir, s.dtw, options_.write);
-                progress_.finish();
-                log_ << dtw_summary_line(written, seconds_since(start)) << '\n' << std::flush;
-            }
-            if (!tables_.contains(material)) tables_.add(material, std::move(s.wdl.values));
-            if (!dtw_.contains(material)) dtw_.add(material, std::move(s.dtw.dtw));
-            save_resume_copy({material, false});
-            save_resume_copy({material, true});
+            write_if_missing(s.wdl, start);
+            write_if_missing(s.dtw, start);
+            keep_wdl(s.wdl.material, std::move(s.wdl.values));
+            keep_dtw(s.dtw.material, std::move(s.dtw.dtw));
         }
     }
 
@@ -548,15 +554,9 @@ private:
             m, tables_, [&](double f, const std::string& note) { progress_.update(label + " solving", f, note); },
             solver_options(m, position));
         for (SolvedMaterial& s : solved) {
-            if (!has_file(options_.dir, s.material)) {
-                const WrittenFile written = write_wdl_file(options_.dir, s, options_.write);
-                const double seconds = seconds_since(start);
-                progress_.finish();
-                log_ << summary_line(written, seconds) << '\n' << std::flush;
-            }
-            tables_.add(s.material, std::move(s.values));
+            write_if_missing(s, start);
+            keep_wdl(s.material, std::move(s.values));
             s.captures = {};
-            save_resume_copy({s.material, false});
         }
     }
 

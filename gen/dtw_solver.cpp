@@ -46,6 +46,7 @@ Dtw dtw_plus_one(Dtw d) {
 void DtwTables::add(const Material& m, std::vector<Dtw> dtw) {
     PositionIndex index(m);
     if (dtw.size() != index.size()) throw std::invalid_argument("DTW table of " + m.name() + " has the wrong size");
+    remove(m);  // a table added again replaces the first
     bytes_ += dtw.size() * sizeof(Dtw);
     entries_.put(m, std::make_unique<Entry>(Entry{std::move(index), std::move(dtw)}));
 }

@@ -13,12 +13,15 @@ namespace {
 constexpr const char* kWho = "dtb gen";  // in the error for a material needed but not built
 }  // namespace
 
+// A table added again replaces the first: its bytes are no longer held (bytes() counts what is).
 void ValueTables::add(const Material& m, PackedValues values) {
+    remove(m);
     bytes_ += values.bytes();
     entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), std::move(values), nullptr}));
 }
 
 void ValueTables::add_through_files(const Material& m, std::shared_ptr<const Tablebase> files) {
+    remove(m);
     entries_.put(m, std::make_unique<Entry>(Entry{PositionIndex(m), PackedValues(0), std::move(files)}));
 }
 

@@ -83,6 +83,27 @@ TEST(ValueTables, RemoveFreesOneMaterialOnly) {
     EXPECT_EQ(t.dtw.dtw_of(kk_k_pos), kk_k_dtw);
 }
 
+// The builder may add a table it already holds (a pair's table read back, then solved): the
+// second replaces the first, and bytes() (which --memory is checked against) counts it once.
+TEST(ValueTables, AddingATableAgainCountsItsBytesOnce) {
+    InMemoryTables t = solve_in_memory(3, true);
+    const Material k_k{0, 1, 0, 1};
+    const std::uint64_t wdl_bytes = t.wdl.bytes(), dtw_bytes = t.dtw.bytes();
+    const PackedValues values = *t.wdl.table(k_k);
+    const std::vector<Dtw> dtw = *t.dtw.table(k_k);
+    const Position k_k_pos = parse_fen("W:WK1:BK50");
+    const Value k_k_value = t.wdl.value_of(k_k_pos);
+
+    t.wdl.add(k_k, values);
+    t.dtw.add(k_k, dtw);
+
+    EXPECT_EQ(t.wdl.bytes(), wdl_bytes);
+    EXPECT_EQ(t.dtw.bytes(), dtw_bytes);
+    EXPECT_EQ(t.wdl.value_of(k_k_pos), k_k_value);
+    t.wdl.remove(k_k);
+    EXPECT_EQ(t.wdl.bytes(), wdl_bytes - values.bytes());
+}
+
 TEST(Solver, SideWithoutLegalMoveLoses) {
     const ValueTables tables = solve_all(3);
     // A white man on 6 can only step to 1, where a black king stands and cannot be taken.
