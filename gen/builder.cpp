@@ -193,7 +193,7 @@ private:
     // A build with distances solves a pair's values and distances in one pass
     // (solve_pair_with_distances; 2-5 pieces in two thirds of the time of the two passes), unless
     // the pair's WDL pass is cut into slices, held compact or reads through files to keep within
-    // --memory: the distance pass does none of these.
+    // --memory: the one pass does none of these. (Its peak is the DTW pass's, which neither bounds.)
     bool solves_in_one_pass(const Material& m, std::size_t position) const {
         return options_.slice_step == BuildOptions::kAllSlices && memory_plan_.slices_of(m) == 1 &&
                !memory_plan_.compact_cells(position) && memory_plan_.read_through_files(position).empty();

@@ -49,9 +49,16 @@ std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) co
 }
 
 std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool compact_cells) const {
+    if (dtw_) {
+        const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
+        return pair * 5 / 2 + PairLayout::largest_subgame(m) * kDtwSubgameBytes;
+    }
+    return wdl_solver_bytes(m, slices, compact_cells);
+}
+
+std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
-    if (dtw_) return pair * 5 / 2 + subgame * kDtwSubgameBytes;
     // A kings-only pair is one subgame; compact, its frontier lives in its states (4 bits a
     // position), and its values, resident only as they are written, grow as the states are given
     // back (gen/solver.cpp): measured on KvKKKKK, 0.59 bytes a position of the pair at the peak
@@ -86,27 +93,37 @@ MemoryPlan::PairMemory MemoryPlan::pair_memory(std::size_t current) const {
     PairMemory out;
     std::vector<TableId> wdl;
     const Material& m = plan_[current];
+    std::uint64_t tables = 0;
     for (const TableId& t : reads_of(m)) {
-        out.bytes += table_bytes(t);
+        tables += table_bytes(t);
         // The pair's own WDL (read by its DTW pass) is solved, not read, when the WDL pass runs.
         if (!t.dtw && t.material != m && t.material != m.mirror()) wdl.push_back(t);
     }
-    const std::uint64_t tables = out.bytes;
     out.bytes = tables + solver_bytes(m);
     if (limit_bytes_ == 0 || out.bytes <= limit_bytes_) return out;
-    if (!dtw_ && PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
+    // Only the WDL pass can be bounded. With distances its solver is far smaller than the one that
+    // passes the limit, which no bound of the WDL pass brings down: if the WDL pass fits as it is,
+    // it is left as it is (then the pair is solved in one pass, whose peak is the DTW pass's).
+    const int slices = slices_of(m);
+    std::uint64_t wdl_pass = tables + wdl_solver_bytes(m, slices, false);
+    const auto bounded = [&] {
+        if (!dtw_) out.bytes = wdl_pass;
+        return out;
+    };
+    if (wdl_pass <= limit_bytes_) return out;
+    if (PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
         out.compact_cells = true;
-        out.bytes = tables + solver_bytes(m, true);
-        if (out.bytes <= limit_bytes_) return out;
+        wdl_pass = tables + wdl_solver_bytes(m, slices, true);
+        if (wdl_pass <= limit_bytes_) return bounded();
     }
     std::stable_sort(wdl.begin(), wdl.end(), [this](const TableId& a, const TableId& b) { return table_bytes(a) > table_bytes(b); });
-    out.bytes += kInputCacheBytes;
+    wdl_pass += kInputCacheBytes;
     for (const TableId& t : wdl) {
-        if (out.bytes <= limit_bytes_) break;
+        if (wdl_pass <= limit_bytes_) break;
         out.through_files.push_back(t);
-        out.bytes -= table_bytes(t);
+        wdl_pass -= table_bytes(t);
     }
-    return out;
+    return bounded();
 }
 
 MemoryPlan::NextReads MemoryPlan::next_reads(std::size_t current, const std::set<Material>& done) const {

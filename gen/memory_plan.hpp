@@ -73,13 +73,15 @@ public:
                                 const std::vector<TableId>& in_memory) const;
 
     // The WDL tables the pair of plan()[current] reads from their files through a block cache of
-    // kInputCacheBytes instead of holding them: when the tables it reads and its solver would pass
-    // the limit, the largest, until the rest, the cache and the solver fit (or none is left). None
-    // without a limit; never a DTW table, nor the pair's own WDL (which its DTW pass reads).
+    // kInputCacheBytes instead of holding them: when the tables it reads and its WDL solver would
+    // pass the limit, the largest, until the rest, the cache and the solver fit (or none is left).
+    // None without a limit; never a DTW table, nor the pair's own WDL (which its DTW pass reads).
+    // With distances, only the WDL pass is bounded this way, and only when it passes the limit by
+    // itself: the pass with distances has no bounded form.
     std::vector<TableId> read_through_files(std::size_t current) const { return pair_memory(current).through_files; }
 
     // Whether the WDL solver holds the large subgames of the pair of plan()[current] compact: when
-    // its cells and the tables it reads would pass the limit. Tried before the block cache: it
+    // its cells and the tables the pair reads would pass the limit. Tried before the block cache: it
     // costs that pair's large subgames 1.16-1.31 times their time (6-piece kings-only pairs), where the
     // cache slows every lookup.
     bool compact_cells(std::size_t current) const { return pair_memory(current).compact_cells; }
@@ -99,6 +101,7 @@ private:
     };
     PairMemory pair_memory(std::size_t current) const;
     std::uint64_t solver_bytes_in(const Material& m, int slices, bool compact_cells) const;
+    std::uint64_t wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const;
     std::uint64_t bytes_read_by(const Material& m) const;
 
     std::vector<Material> plan_;

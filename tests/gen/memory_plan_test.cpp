@@ -73,7 +73,17 @@ TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenThe
     EXPECT_EQ(through(solver + cache + kTableSmall).size(), 2u);            // the largest, then one more
     EXPECT_EQ(through(solver + cache + kTableSmall).front(), (TableId{named("KvKK"), false}));
     EXPECT_EQ(through(1000).size(), 3u);                                    // not even the cache fits: all
-    // A build with distances reads DTW tables and the pair's own WDL too: never through the cache.
+    // A build with distances holds DTW tables and the pair's own WDL too, but what bounds its WDL
+    // pass is that pass's solver, not the larger one of the distances: none goes through the cache
+    // while the WDL pass fits, though the pass with distances passes the limit.
+    const MemoryPlan dtw_unlimited(order, true, 0, sizes);
+    std::uint64_t dtw_tables = 0;
+    for (const TableId& t : dtw_unlimited.reads_of(named("KMvK"))) dtw_tables += dtw_unlimited.table_bytes(t);
+    ASSERT_GT(dtw_unlimited.solver_bytes(named("KMvK")), solver);
+    const auto dtw_through = [&](std::uint64_t limit) { return MemoryPlan(order, true, limit, sizes).read_through_files(current); };
+    EXPECT_TRUE(dtw_through(dtw_tables + solver).empty());
+    EXPECT_EQ(dtw_through(dtw_tables + solver - 1), (std::vector<TableId>{{named("KvKK"), false}}));
+    // Never a DTW table, nor the pair's own WDL.
     const auto with_dtw = MemoryPlan(order, true, 1000, sizes).read_through_files(current);
     EXPECT_EQ(with_dtw.size(), 3u);
     for (const TableId& t : with_dtw) {
@@ -106,8 +116,16 @@ TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     EXPECT_TRUE(plan(tables + compact).read_through_files(current).empty());
     EXPECT_TRUE(plan(tables + compact - 1).compact_cells(current));
     EXPECT_FALSE(plan(tables + compact - 1).read_through_files(current).empty());
-    // The DTW solver has no compact form.
-    EXPECT_FALSE(MemoryPlan(order, true, 1, sizes).compact_cells(current));
+    // With distances, the WDL pass is held compact when it passes the limit itself, not when only
+    // the pass with distances (which has no compact form) does.
+    const MemoryPlan dtw_unlimited(order, true, 0, sizes);
+    std::uint64_t dtw_tables = 0;
+    for (const TableId& t : dtw_unlimited.reads_of(named("KKvKK"))) dtw_tables += dtw_unlimited.table_bytes(t);
+    ASSERT_GT(dtw_unlimited.solver_bytes(named("KKvKK")), cells);
+    const auto dtw_plan = [&](std::uint64_t limit) { return MemoryPlan(order, true, limit, sizes); };
+    EXPECT_FALSE(dtw_plan(dtw_tables + cells).compact_cells(current));
+    EXPECT_TRUE(dtw_plan(dtw_tables + cells).read_through_files(current).empty());
+    EXPECT_TRUE(dtw_plan(dtw_tables + cells - 1).compact_cells(current));
 }
 
 // A pair that does not fit whole is solved in the fewest slices whose solver takes at most half
