@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gen/chunked_file.hpp"
+#include "gen/class_solver.hpp"
 #include "gen/dtw_solver.hpp"
 #include "gen/folder_lock.hpp"
 #include "gen/loader.hpp"
@@ -184,6 +185,8 @@ private:
         make_room(position, next_read);
         if (memory_plan_.slices_of(m) > 1)
             solve_in_slices_and_write(m, position, plan_size, next_read);
+        else if (m.men() == 0 && memory_plan_.compact_cells(position))
+            solve_in_classes_and_write(m, position, plan_size);
         else
             solve_and_write(m, position, plan_size);
         for (const Material& t : read_through_files_) tables_.remove(t);
@@ -538,10 +541,7 @@ private:
         o.compact_large_subgames = memory_plan_.compact_cells(position);
         if (o.compact_large_subgames) {
             progress_.finish();
-            const bool kings_only = m.men() == 0;
-            log_ << m.name()
-                 << (kings_only ? ": held compact, 0.5 bytes a position with its values instead of 2.625"
-                                : ": its large subgames held compact, 0.75 bytes a position instead of 2.25")
+            log_ << m.name() << ": its large subgames held compact, 0.75 bytes a position instead of 2.25"
                  << " (the solver's cells and the tables it reads do not fit in --memory)\n" << std::flush;
         }
         return o;
@@ -638,38 +638,58 @@ private:
                          const std::vector<LevelRange>& slices, const SliceFiles& files,
                          const MemoryPlan::NextReads& next_read) {
         const auto start = std::chrono::steady_clock::now();
-        for (int side = 0; side < layout.side_count(); ++side) {
-            const Material& material = layout.index(side).material();
-            const std::uint64_t n = layout.index(side).size();
-            // The values a later pair (or the DTW pass) reads are taken from the same pass over the
-            // slice files as the file's blocks, where there is a file to write.
-            const bool keep = options_.dtw || next_read.count({material, false});
-            std::optional<PackedValues> kept;
-            if (keep) kept.emplace(n);
-            const ValueByteStream slices_stream = files.value_stream(slices, layout, side);
-            const ValueByteStream stream = [&](std::uint64_t first, std::span<std::uint8_t> out) {
-                slices_stream(first, out);
-                if (kept)
-                    kept->store_range(first, out.size(), [&](std::uint64_t k) { return static_cast<Value>(out[k] & kValueMask); });
-            };
-            if (!has_file(options_.dir, material)) {
-                progress_.update(label + " writing " + format::wdl_file_name(material), 0);
-                const WrittenFile written = write_wdl_file(options_.dir, material, n, stream, options_.write);
-                progress_.finish();
-                log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
-            } else if (keep) {
-                std::vector<std::uint8_t> bytes(std::size_t{1} << 20);
-                for (std::uint64_t first = 0; first < n; first += bytes.size())
-                    stream(first, std::span<std::uint8_t>(bytes).first(std::min<std::uint64_t>(bytes.size(), n - first)));
-            }
-            if (keep) {
-                tables_.add(material, std::move(*kept));
-                save_resume_copy({material, false});
-            }
-        }
+        for (int side = 0; side < layout.side_count(); ++side)
+            write_and_keep(label, layout.index(side).material(), layout.index(side).size(),
+                           files.value_stream(slices, layout, side), next_read, start);
         // A workflow engine removes the slice files it made (Snakemake's temp(), make's
         // .INTERMEDIATE), and knows them gone; removing them here would confuse it.
         if (options_.slice_step == BuildOptions::kAllSlices) files.remove_all();
+    }
+
+    // Writes the file of `material` (n positions) from its value bytes streamed in index order,
+    // unless it is there, and takes its values into memory where a later pair (or the DTW pass)
+    // reads them: from the same pass over the stream as the file's blocks.
+    void write_and_keep(const std::string& label, const Material& material, std::uint64_t n,
+                        const ValueByteStream& values, const MemoryPlan::NextReads& next_read,
+                        std::chrono::steady_clock::time_point start) {
+        const bool keep = options_.dtw || next_read.count({material, false});
+        std::optional<PackedValues> kept;
+        if (keep) kept.emplace(n);
+        const ValueByteStream stream = [&](std::uint64_t first, std::span<std::uint8_t> out) {
+            values(first, out);
+            if (kept)
+                kept->store_range(first, out.size(), [&](std::uint64_t k) { return static_cast<Value>(out[k] & kValueMask); });
+        };
+        if (!has_file(options_.dir, material)) {
+            progress_.update(label + " writing " + format::wdl_file_name(material), 0);
+            const WrittenFile written = write_wdl_file(options_.dir, material, n, stream, options_.write);
+            progress_.finish();
+            log_ << summary_line(written, seconds_since(start)) << '\n' << std::flush;
+        } else if (keep) {
+            std::vector<std::uint8_t> bytes(std::size_t{1} << 20);
+            for (std::uint64_t first = 0; first < n; first += bytes.size())
+                stream(first, std::span<std::uint8_t>(bytes).first(std::min<std::uint64_t>(bytes.size(), n - first)));
+        }
+        if (keep) keep_wdl(material, std::move(*kept));
+    }
+
+    // A kings-only pair over --memory even held compact: solved in the classes of positions the
+    // board's symmetries identify (gen/class_solver.hpp), a nibble a class, its files written
+    // from them.
+    void solve_in_classes_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
+        const auto start = std::chrono::steady_clock::now();
+        const std::string label = label_of(m, position, plan_size);
+        progress_.finish();
+        log_ << m.name() << ": solved in symmetry classes, 0.125 bytes a position instead of 2.625"
+             << " (the solver's cells and the tables it reads do not fit in --memory)\n" << std::flush;
+        const KingClassValues solved = solve_kings_only_in_classes(
+            m, tables_, [&](double f, const std::string& note) { progress_.update(label + " solving", f, note); });
+        // Its values stay out of memory (2 bits a position, twice the classes' bytes) unless the
+        // DTW pass reads them: a later pair reads them back from the files.
+        for (int side = 0; side < solved.side_count(); ++side)
+            write_and_keep(label, solved.material(side), solved.positions(side),
+                           [&](std::uint64_t first, std::span<std::uint8_t> out) { solved.value_bytes(side, first, out); },
+                           MemoryPlan::NextReads{}, start);
     }
 
     const BuildOptions& options_;

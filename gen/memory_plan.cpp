@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "gen/class_solver.hpp"
 #include "gen/dtw_solver.hpp"
 #include "gen/pair_layout.hpp"
 #include "gen/slices.hpp"
@@ -43,7 +44,7 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
 // capture flag; the DTW solver's distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
 // solver's 2-byte cell (compact: 4 bits) and two frontier bits; the DTW solver's (kDtwSubgameBytes).
-// A compact kings-only pair: 4 bits a position in all.
+// A compact kings-only pair: 4 bits a symmetry class in all.
 std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
     return solver_bytes_in(m, slices_of(m), compact_cells);
 }
@@ -59,11 +60,9 @@ std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool co
 std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
-    // A kings-only pair is one subgame; compact, its frontier lives in its states (4 bits a
-    // position), and its values, resident only as they are written, grow as the states are given
-    // back (gen/solver.cpp): measured on KvKKKKK, 0.59 bytes a position of the pair at the peak
-    // with the tables it read.
-    if (compact_cells && subgame >= kLargeSubgamePositions && m.men() == 0) return subgame / 2;
+    // A kings-only pair is one subgame; compact, it is solved in symmetry classes, a nibble a
+    // class (gen/class_solver.hpp), its values written to the files without being held.
+    if (compact_cells && m.men() == 0) return KingClassValues::solver_bytes(m);
     // A slice: its values and its boundary, each at most about a slice's share of the pair.
     const std::uint64_t values = slices > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices) : pair * 3 / 8;
     return values + (compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4);

@@ -58,9 +58,13 @@ public:
     // Bytes of a table in memory: 2 bits a position for WDL, a Dtw a position for DTW.
     std::uint64_t table_bytes(const TableId& t) const;
 
+    // Bytes of the tables of reads_of(m), all held in memory.
+    std::uint64_t bytes_read_by(const Material& m) const;
+
     // Memory of the solvers for the pair of m beyond the tables they read: per position of the
     // pair, and per position of its largest subgame (whose cells each solver holds at once; with
-    // `compact_cells`, the WDL solver's compact form, SolverOptions in gen/solver.hpp).
+    // `compact_cells`, the WDL solver's compact form, SolverOptions in gen/solver.hpp, or for a
+    // kings-only pair its symmetry classes).
     std::uint64_t solver_bytes(const Material& m, bool compact_cells = false) const;
 
     // Where in the plan each table is read next after `current`: the first pair after it not in
@@ -80,10 +84,10 @@ public:
     // itself: the pass with distances has no bounded form.
     std::vector<TableId> read_through_files(std::size_t current) const { return pair_memory(current).through_files; }
 
-    // Whether the WDL solver holds the large subgames of the pair of plan()[current] compact: when
-    // its cells and the tables the pair reads would pass the limit. Tried before the block cache: it
-    // costs that pair's large subgames 1.16-1.31 times their time (6-piece kings-only pairs), where the
-    // cache slows every lookup.
+    // Whether the WDL solver holds the large subgames of the pair of plan()[current] compact (a
+    // kings-only pair: solves it in symmetry classes, gen/class_solver.hpp): when its cells and
+    // the tables the pair reads would pass the limit. Tried before the block cache, which slows
+    // every lookup.
     bool compact_cells(std::size_t current) const { return pair_memory(current).compact_cells; }
 
     // Before the pair of plan()[current] is solved (or its inputs loaded), with the unread tables
@@ -102,7 +106,6 @@ private:
     PairMemory pair_memory(std::size_t current) const;
     std::uint64_t solver_bytes_in(const Material& m, int slices, bool compact_cells) const;
     std::uint64_t wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const;
-    std::uint64_t bytes_read_by(const Material& m) const;
 
     std::vector<Material> plan_;
     int slices_ = 1;

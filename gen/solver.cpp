@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
@@ -11,13 +10,14 @@
 #include <tbb/parallel_for.h>
 
 #include "gen/frontier_bits.hpp"
+#include "gen/nibble_states.hpp"
 #include "gen/zero_pages.hpp"
 #include "rules/movegen.hpp"
 
 namespace dtb {
 namespace {
 
-constexpr std::uint8_t kUnknown = 3;
+constexpr std::uint8_t kUnknown = kUnknownState;
 constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is a draw
 constexpr std::uint8_t kCountMask = 0x7F;
 // A settled position whose predecessors are still to settle. It carries its value and its kings
@@ -40,70 +40,6 @@ struct Predecessor {
 struct Cell {
     std::uint8_t state;    // Value, or kUnknown; plus kCaptureFlag
     std::uint8_t counter;  // king moves whose value is not known yet; kHasDrawFlag
-};
-
-// A large subgame's positions in four bits each instead of a Cell's sixteen, for pairs whose cells
-// would pass the memory limit: the state (Value or kUnknown) and kCaptureFlag as in a Cell, and
-// kNibbleDraw for the counter's kHasDrawFlag. Without counters a position is found lost by looking
-// at its king moves again each time one of them settles as a win.
-constexpr std::uint8_t kNibbleDraw = 8;
-// In a subgame without men no move of a man can draw, so that bit is free to mark instead a
-// position settled as a win or loss whose predecessors are still to settle: the frontier lives in
-// the states themselves, without FrontierBits (two bits a position, a third of the compact form).
-constexpr std::uint8_t kNibblePending = kNibbleDraw;
-
-class NibbleStates {
-public:
-    explicit NibbleStates(std::uint64_t positions) : bytes_((positions + 1) / 2) {}
-    std::uint8_t get(std::uint64_t i) const {
-        const std::uint8_t b = std::atomic_ref(const_cast<std::uint8_t&>(bytes_[i >> 1])).load(std::memory_order_relaxed);
-        return static_cast<std::uint8_t>((b >> shift(i)) & 15);
-    }
-    std::uint8_t state(std::uint64_t i) const { return get(i) & kValueMask; }
-    // Once per position, while other threads initialise its neighbour.
-    void initialise(std::uint64_t i, std::uint8_t nibble) {
-        std::atomic_ref(bytes_[i >> 1]).fetch_or(static_cast<std::uint8_t>(nibble << shift(i)), std::memory_order_relaxed);
-    }
-    // Sets the state of an unknown position (and the bits of `flags`); false when it was settled
-    // already (by another thread).
-    bool settle(std::uint64_t i, Value v, std::uint8_t flags = 0) {
-        std::atomic_ref byte(bytes_[i >> 1]);
-        std::uint8_t old = byte.load(std::memory_order_relaxed);
-        for (;;) {
-            if (((old >> shift(i)) & kValueMask) != kUnknown) return false;
-            const auto fresh = static_cast<std::uint8_t>((old & ~(kValueMask << shift(i))) |
-                                                         ((static_cast<int>(v) | flags) << shift(i)));
-            if (byte.compare_exchange_weak(old, fresh, std::memory_order_relaxed)) return true;
-        }
-    }
-    std::uint64_t words() const { return (bytes_.size() + 31) / 32; }
-    // Clears kNibblePending on positions [64 w, 64 w + 64) and returns the positions that had it,
-    // bit j for position 64 w + j. Safe while other threads settle positions.
-    std::uint64_t claim_pending(std::uint64_t w) {
-        constexpr std::uint8_t kBoth = kNibblePending | kNibblePending << 4;
-        std::uint64_t out = 0;
-        const std::size_t end = std::min<std::size_t>(bytes_.size(), (w + 1) * 32);
-        for (std::size_t b = w * 32; b < end; ++b) {
-            std::atomic_ref byte(bytes_[b]);
-            if (!(byte.load(std::memory_order_relaxed) & kBoth)) continue;
-            const std::uint8_t old = byte.fetch_and(static_cast<std::uint8_t>(~kBoth), std::memory_order_relaxed);
-            const std::uint64_t j = (b - w * 32) * 2;
-            if (old & kNibblePending) out |= std::uint64_t{1} << j;
-            if (old & (kNibblePending << 4)) out |= std::uint64_t{1} << (j + 1);
-        }
-        return out;
-    }
-    void prefetch(std::uint64_t i) const { __builtin_prefetch(&bytes_[i >> 1]); }
-    // Gives back the memory of positions [first, first + count), read for the last time: the
-    // values written from them grow as these shrink.
-    void release(std::uint64_t first, std::uint64_t count) {
-        const std::uint64_t begin = (first + 1) / 2, end = (first + count) / 2;  // bytes of these positions alone
-        if (end > begin) bytes_.release(begin, end - begin);
-    }
-
-private:
-    static int shift(std::uint64_t i) { return static_cast<int>(i & 1) * 4; }
-    ZeroPages<std::uint8_t> bytes_;
 };
 
 // One thread's buffers, kept from one subgame to the next: fresh memory costs a page fault every
@@ -130,8 +66,7 @@ class PairSolver {
 public:
     // The whole pair.
     PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
-        : finished_(finished), layout_(m), levels_(layout_.all_levels()), compact_(options.compact_large_subgames),
-          kings_only_(m.men() == 0) {
+        : finished_(finished), layout_(m), levels_(layout_.all_levels()), compact_(options.compact_large_subgames) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
@@ -140,7 +75,7 @@ public:
     PairSolver(const Material& m, const ValueTables& finished, LevelRange levels, std::vector<HeldValues> boundary,
                SolverOptions options)
         : finished_(finished), layout_(m), levels_(levels), compact_(options.compact_large_subgames),
-          kings_only_(m.men() == 0), boundary_(std::move(boundary)) {
+          boundary_(std::move(boundary)) {
         auto men = layout_.men_indices_in(levels);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
@@ -360,13 +295,12 @@ private:
             write_block(g.blocks[b], [&](std::uint64_t local) { return s.cells[local].state; });
     }
 
-    // A large subgame in NibbleStates, for a pair whose cells would pass the memory limit. Without
-    // men its frontier is kept in the states (kNibblePending), else in FrontierBits.
+    // A large subgame in NibbleStates, for a pair whose cells would pass the memory limit, its
+    // frontier in FrontierBits. (A kings-only pair over the limit is solved in symmetry classes
+    // instead, gen/class_solver.hpp.)
     void solve_subgame_compact(const Subgame& g, const SubgameProgress& progress) {
         NibbleStates states(g.size);
-        const bool pending_in_states = kings_only_;
-        std::optional<FrontierBits> frontier;
-        if (!pending_in_states) frontier.emplace(g.size);
+        FrontierBits frontier(g.size);
         FirstPassNotes notes(progress, g.size);
         for (int b = 0; b < g.block_count; ++b) {
             const Block& block = g.blocks[b];
@@ -374,29 +308,22 @@ private:
                 const Cell cell = first_pass(block, kings);
                 const std::uint64_t local = block.local_offset + k;
                 const auto v = static_cast<Value>(cell.state & kValueMask);
-                const bool decided = v == Value::Win || v == Value::Loss;
-                states.initialise(local, static_cast<std::uint8_t>(nibble_of(cell) | (decided && pending_in_states ? kNibblePending : 0)));
-                if (decided && !pending_in_states) frontier->set_shared(local);
+                states.initialise(local, nibble_of(cell));
+                if (v == Value::Win || v == Value::Loss) frontier.set_shared(local);
                 notes.visited(k);
             });
         }
-        if (pending_in_states)
-            propagate_pending(g, states, progress);
-        else
-            propagate_compact(g, states, *frontier, progress);
-        frontier.reset();
+        propagate_compact(g, states, frontier, progress);
         for (int b = 0; b < g.block_count; ++b)
-            write_block(g.blocks[b], [&](std::uint64_t local) { return states.get(local); },
-                        [&](std::uint64_t first, std::uint64_t count) { states.release(first, count); });
+            write_block(g.blocks[b], [&](std::uint64_t local) { return states.get(local); });
     }
 
     // Settles the predecessors of the win or loss at `local` (its kings `kings`): a predecessor of
     // a loss is a win; one of a win is looked at again, all its king moves, instead of counted
-    // down. push(pred) gets each position settled; `flags` go into its nibble.
+    // down. push(pred) gets each position settled.
     template <typename Push>
     void settle_predecessors_compact(const Subgame& g, NibbleStates& states, std::uint64_t local,
-                                     const KingPlacement& kings, std::uint8_t flags,
-                                     std::vector<Predecessor>& predecessors, Push&& push) const {
+                                     const KingPlacement& kings, std::vector<Predecessor>& predecessors, Push&& push) const {
         const auto value = static_cast<Value>(states.state(local));
         const int block = g.block_of(local);
         predecessors.clear();
@@ -408,9 +335,9 @@ private:
         for (const auto& [k, pred] : predecessors) {
             const std::uint8_t nibble = states.get(pred);
             if ((nibble & kValueMask) != kUnknown) continue;
-            const bool settles = value == Value::Loss ? states.settle(pred, Value::Win, flags)
+            const bool settles = value == Value::Loss ? states.settle(pred, Value::Win)
                                                       : !(nibble & kNibbleDraw) && every_king_move_loses(g, pred, k, states) &&
-                                                            states.settle(pred, Value::Loss, flags);
+                                                            states.settle(pred, Value::Loss);
             if (settles) push(pred);
         }
     }
@@ -420,34 +347,9 @@ private:
         propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
             std::vector<Predecessor> predecessors;
             for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
-                settle_predecessors_compact(g, states, local, kings, 0, predecessors, push);
+                settle_predecessors_compact(g, states, local, kings, predecessors, push);
             });
         });
-    }
-
-    // The same with the frontier in the states: a round claims the pending positions word by word
-    // and settles their predecessors, which become pending in turn (those of words not yet claimed
-    // in this round are taken in it). Rounds end when one settles nothing: then nothing is pending.
-    void propagate_pending(const Subgame& g, NibbleStates& states, const SubgameProgress& progress) const {
-        std::atomic<std::uint64_t> settled{0};
-        for (std::uint64_t round = 1;; ++round) {
-            const std::uint64_t before = settled.load();
-            tbb::this_task_arena::isolate([&] {
-                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, states.words(), 64), [&](const auto& r) {
-                    std::vector<Predecessor> predecessors;
-                    std::uint64_t pushed = 0;
-                    for_each_position_in_words(
-                        layout_, g, r.begin(), r.end(), [&](std::uint64_t w) { return states.claim_pending(w); },
-                        [&](std::uint64_t local, const KingPlacement& kings) {
-                            settle_predecessors_compact(g, states, local, kings, kNibblePending, predecessors,
-                                                        [&](std::uint64_t) { ++pushed; });
-                        });
-                    settled.fetch_add(pushed, std::memory_order_relaxed);
-                });
-            });
-            progress.note([&] { return round_note(g.size, "round", round, settled.load(), "settled so far"); });
-            if (settled.load() == before) return;
-        }
     }
 
     // Whether every king move of position `local` (its kings `kings`; no capture) leads to a
@@ -472,33 +374,24 @@ private:
 
     // Positions still unknown are draws. Neighbouring configurations may be written or read by
     // other threads meanwhile (store_range and merge_range share their edges atomically).
-    // state_at(local) gives a position's state and kCaptureFlag; done(first, count) is told of each
-    // run of positions written, which state_at is not asked for again.
-    template <typename StateAt, typename Done = void (*)(std::uint64_t, std::uint64_t)>
-    void write_block(const Block& block, StateAt&& state_at, Done&& done = [](std::uint64_t, std::uint64_t) {}) {
-        // Runs of 2^22 positions: a large compact subgame gives its states back as it goes.
-        constexpr std::uint64_t kRun = std::uint64_t{1} << 22;
+    // state_at(local) gives a position's state and kCaptureFlag.
+    template <typename StateAt>
+    void write_block(const Block& block, StateAt&& state_at) {
         const std::uint64_t n = layout_.index(block.side).king_placements();
         const std::uint64_t offset = block.local_offset;
         HeldValues& own = own_[block.side];
         const std::uint64_t base = own.configs.base(block.base / n);
-        for (std::uint64_t first = 0; first < n; first += kRun) {
-            const std::uint64_t count = std::min(kRun, n - first);
-            const std::uint64_t from = offset + first;
-            own.values.store_range(base + first, count, [&](std::uint64_t k) {
-                const std::uint8_t v = state_at(from + k) & kValueMask;
-                return v == kUnknown ? Value::Draw : static_cast<Value>(v);
-            });
-            own.captures.merge_range(base + first, count, [&](std::uint64_t k) { return (state_at(from + k) & kCaptureFlag) != 0; });
-            done(from, count);
-        }
+        own.values.store_range(base, n, [&](std::uint64_t k) {
+            const std::uint8_t v = state_at(offset + k) & kValueMask;
+            return v == kUnknown ? Value::Draw : static_cast<Value>(v);
+        });
+        own.captures.merge_range(base, n, [&](std::uint64_t k) { return (state_at(offset + k) & kCaptureFlag) != 0; });
     }
 
     const ValueTables& finished_;
     PairLayout layout_;
     LevelRange levels_;
     bool compact_;
-    bool kings_only_;  // the pair has no men: the compact form keeps its frontier in the states
     std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
     std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
     tbb::enumerable_thread_specific<Scratch> scratch_;

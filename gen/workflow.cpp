@@ -107,7 +107,9 @@ public:
                 continue;
             }
             // A pair of one level (kings only) is one task whatever the slices; over the budget its
-            // solver holds its subgame compact (MemoryPlan::compact_cells).
+            // solver holds its subgame compact (MemoryPlan::compact_cells). With distances the
+            // task's peak is its distance pass, which has no compact form, so the estimate stays
+            // (the WDL pass may still go compact, which the CPU estimate leaves out).
             const bool over_budget = options_.memory_bytes != 0 && whole.memory_bytes > options_.memory_bytes;
             if (over_budget && !options_.dtw && PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
                 whole.cpu_seconds *= kCompactCpuFactor;

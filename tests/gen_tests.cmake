@@ -1,5 +1,5 @@
 # Generator tests. Heavy ones carry the label "slow" (the sanitizer pass of scripts/test.sh skips them).
-add_executable(gen_tests gen/solver_test.cpp gen/build_test.cpp gen/slices_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp gen/workflow_test.cpp
+add_executable(gen_tests gen/solver_test.cpp gen/class_solver_test.cpp gen/build_test.cpp gen/slices_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp gen/workflow_test.cpp
                gen/upgrade_test.cpp
                gen/king_move_values_test.cpp)
 target_include_directories(gen_tests PRIVATE ${PROJECT_SOURCE_DIR})
@@ -9,7 +9,7 @@ gtest_discover_tests(gen_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
 # That the thread count changes no byte is checked by cli_gen_dtw_2_4 (tests/dtw_files_tests.cmake):
 # a one-thread build against the fixture db4 below, built on every core.
 
-add_executable(index_tests index/index_test.cpp)
+add_executable(index_tests index/index_test.cpp index/king_classes_test.cpp)
 target_link_libraries(index_tests PRIVATE dtb_index GTest::gtest_main)
 gtest_discover_tests(index_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS index)
 

@@ -44,8 +44,9 @@ std::string this_executable() {
 }
 
 // Tasks whose estimate passes --memory: with distances, pairs too large (a DTW pass is not
-// sliced); otherwise kings-only pairs, one subgame each, which slices cannot split (their solver
-// is already held compact).
+// sliced); otherwise pairs whose largest subgame, one men configuration with many kings, passes it
+// even held compact (slices split a pair between subgames, never inside one; a kings-only pair is
+// solved in symmetry classes).
 void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
     const std::uint64_t budget = plan.options.memory_bytes;
     if (budget == 0) return;
@@ -54,7 +55,7 @@ void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
             out << "warning: task " << t.id << " is estimated at " << std::fixed << std::setprecision(1)
                 << static_cast<double>(t.memory_bytes) / (1u << 30) << " GiB, over --memory: "
                 << (plan.options.dtw ? "the distances to win are solved a whole pair at a time"
-                                     : "a kings-only pair is one subgame, which slices cannot split")
+                                     : "its largest subgame passes it even held compact, and slices do not split a subgame")
                 << '\n';
 }
 

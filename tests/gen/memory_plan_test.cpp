@@ -40,6 +40,10 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     const MemoryPlan wdl(materials_in_build_order(3), false, 0, same_size);
     EXPECT_EQ(wdl.table_bytes({named("KvK"), false}), 1000u);
     EXPECT_EQ(wdl.table_bytes({named("KvK"), true}), 8000u);
+    // The three WDL tables KMvK reads; with distances their DTW tables and the pair's own WDL too.
+    const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
+    EXPECT_EQ(wdl.bytes_read_by(named("KMvK")), 3 * 1000u);
+    EXPECT_EQ(dtw.bytes_read_by(named("KMvK")), 5 * 1000u + 3 * 8000u);
     // The pair's 2 x 4000 positions at 3 bits (value and capture flag), plus its largest subgame at
     // 2.25 bytes: one men configuration of each side, the two kings on the 49 squares the man
     // leaves (49 x 48 each).
@@ -49,7 +53,6 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     // Its own mirror with men: one side, but a subgame holds a men configuration and its flip, the
     // kings on the 48 squares the men leave (48 x 47 each).
     EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4);
-    const MemoryPlan dtw(materials_in_build_order(3), true, 0, same_size);
     EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8);
     // In 4 slices the WDL solver holds a slice's values and its boundary, each about a quarter of
     // the pair's; the cells of the largest subgame stay.
@@ -77,8 +80,7 @@ TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenThe
     // pass is that pass's solver, not the larger one of the distances: none goes through the cache
     // while the WDL pass fits, though the pass with distances passes the limit.
     const MemoryPlan dtw_unlimited(order, true, 0, sizes);
-    std::uint64_t dtw_tables = 0;
-    for (const TableId& t : dtw_unlimited.reads_of(named("KMvK"))) dtw_tables += dtw_unlimited.table_bytes(t);
+    const std::uint64_t dtw_tables = dtw_unlimited.bytes_read_by(named("KMvK"));
     ASSERT_GT(dtw_unlimited.solver_bytes(named("KMvK")), solver);
     const auto dtw_through = [&](std::uint64_t limit) { return MemoryPlan(order, true, limit, sizes).read_through_files(current); };
     EXPECT_TRUE(dtw_through(dtw_tables + solver).empty());
@@ -93,9 +95,8 @@ TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenThe
     }
 }
 
-// A kings-only pair is one subgame: when its cells and the tables it reads pass the limit, the
-// solver holds it compact (a fifth of the cells' bytes, values included) before any table goes
-// through the cache.
+// A kings-only pair is one subgame: when its cells and the tables it reads pass the limit, it is
+// solved in symmetry classes (a nibble a class) before any table goes through the cache.
 TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KKvKK");
@@ -104,11 +105,13 @@ TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     const std::uint64_t cells = unlimited.solver_bytes(named("KKvKK"));
     const std::uint64_t compact = unlimited.solver_bytes(named("KKvKK"), true);
     const std::uint64_t subgame = PairLayout::largest_subgame(named("KKvKK"));
-    // Compact, the states alone: the frontier lives in them, and the values grow as they shrink.
-    EXPECT_EQ(compact, subgame / 2);
+    // Compact, a kings-only pair is solved in symmetry classes, a nibble each: the orbits of the
+    // white pair of kings, (1225 + 25 + 25 + 65) / 4 = 335, times the C(48, 2) = 1128 places of
+    // the black ones, a third more than a quarter of the subgame's 1225 x 1128.
+    EXPECT_EQ(subgame, 1225u * 1128);
+    EXPECT_EQ(compact, 335u * 1128 / 2);
     EXPECT_LT(compact * 5, cells);
-    std::uint64_t tables = 0;
-    for (const TableId& t : unlimited.reads_of(named("KKvKK"))) tables += unlimited.table_bytes(t);
+    const std::uint64_t tables = unlimited.bytes_read_by(named("KKvKK"));
     const auto plan = [&](std::uint64_t limit) { return MemoryPlan(order, false, limit, sizes); };
     EXPECT_FALSE(unlimited.compact_cells(current));
     EXPECT_FALSE(plan(tables + cells).compact_cells(current));
@@ -119,8 +122,7 @@ TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     // With distances, the WDL pass is held compact when it passes the limit itself, not when only
     // the pass with distances (which has no compact form) does.
     const MemoryPlan dtw_unlimited(order, true, 0, sizes);
-    std::uint64_t dtw_tables = 0;
-    for (const TableId& t : dtw_unlimited.reads_of(named("KKvKK"))) dtw_tables += dtw_unlimited.table_bytes(t);
+    const std::uint64_t dtw_tables = dtw_unlimited.bytes_read_by(named("KKvKK"));
     ASSERT_GT(dtw_unlimited.solver_bytes(named("KKvKK")), cells);
     const auto dtw_plan = [&](std::uint64_t limit) { return MemoryPlan(order, true, limit, sizes); };
     EXPECT_FALSE(dtw_plan(dtw_tables + cells).compact_cells(current));
@@ -145,8 +147,7 @@ TEST(MemoryPlan, PairsAreSlicedAsTheLimitNeeds) {
         p.solve_in_slices(MemoryPlan::kSlicesWithinLimit);
         return p.slices_of(m);
     };
-    std::uint64_t whole = fixed(1);
-    for (const TableId& t : MemoryPlan(order, false, 0, sizes).reads_of(m)) whole += MemoryPlan(order, false, 0, sizes).table_bytes(t);
+    const std::uint64_t whole = fixed(1) + MemoryPlan(order, false, 0, sizes).bytes_read_by(m);
     EXPECT_EQ(sliced_under(0), 1);
     EXPECT_EQ(sliced_under(whole), 1);
     const std::uint64_t limit = whole / 2;

@@ -102,7 +102,7 @@ TEST_F(BuildTest, TablesThatDoNotFitAreReadThroughTheBlockCacheWithTheSameBytes)
 }
 
 // Without a slice count, a build under a limit slices the pairs that would not fit whole, as many
-// slices as the limit needs, and holds the large subgames of kings-only pairs compact: the same
+// slices as the limit needs, and solves the large kings-only pairs in symmetry classes: the same
 // bytes.
 TEST_F(BuildTest, UnderALimitPairsAreSlicedAndHeldCompactAsTheyNeedWithTheSameBytes) {
     only_ = {*parse_material("KKvKK"), *parse_material("KMvKM")};
@@ -111,9 +111,9 @@ TEST_F(BuildTest, UnderALimitPairsAreSlicedAndHeldCompactAsTheyNeedWithTheSameBy
     slices_ = MemoryPlan::kSlicesWithinLimit;
     build_into(root_ / "bounded", 4);
     EXPECT_THAT(log_, ContainsRegex("KMvKM: solved in [0-9]+ slices"));
-    EXPECT_THAT(log_, HasSubstr("KKvKK: held compact, 0.5 bytes a position"));
-    EXPECT_THAT(log_, Not(HasSubstr("KKvKK: solved in")));  // kings only: one level, one slice
-    EXPECT_THAT("\n" + log_, Not(HasSubstr("\nKvK: held compact")));  // none that large (a line's start)
+    EXPECT_THAT(log_, HasSubstr("KKvKK: solved in symmetry classes, 0.125 bytes a position"));
+    EXPECT_THAT(log_, Not(ContainsRegex("KKvKK: solved in [0-9]+ slices")));  // kings only: one level, one slice
+    EXPECT_THAT("\n" + log_, Not(HasSubstr("\nKvK: solved in")));  // none that large (a line's start)
     std::size_t compared = 0;
     for (const auto& entry : fs::directory_iterator(root_ / "whole")) {
         if (entry.path().extension() != ".wdl") continue;
