@@ -1,7 +1,7 @@
 #include "gen/class_solver.hpp"
 
 #include <atomic>
-#include <optional>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 

@@ -1,6 +1,6 @@
 // A kings-only pair solved in the classes of positions that the board's symmetries identify
 // (index/king_classes.hpp): four bits a class, about an eighth of a byte a position of the pair,
-// where the WDL solver's compact form holds half a byte a position and its values beside. The
+// where the WDL solver's compact form holds 0.75 bytes a position and 3 bits of values. The
 // values are the same as solve_material_pair's; they are given as a stream of value bytes in
 // position order, for the writer (write_wdl_file), not held a position at a time. At 8 pieces the
 // largest kings-only pairs (KKKvKKKKK with its mirror, 6.0e10 positions) need this to be solved
