@@ -29,9 +29,9 @@ constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
 // Writing a sliced pair's files from its slice files against solving it: 4.1 s against 16.3 s for
 // the KKMvKM pair, 2026-11-27 (docs/WORKFLOW.md).
 constexpr double kWriteCpuFactor = 0.25;
-// A large subgame held compact against held in cells: 1.11 and 1.37 times the time on the
-// kings-only pairs KvKKKKK and KKvKKKK, 2026-11-28 (docs/BENCHMARKS.md); the larger.
-constexpr double kCompactCpuFactor = 1.37;
+// A kings-only pair solved in symmetry classes against held in cells: 0.53 times the time on
+// KvKKKKK, 2026-11-28 (docs/BENCHMARKS.md, "Kings-only pairs in symmetry classes").
+constexpr double kClassesCpuFactor = 0.53;
 // A pair solved with every table it reads through the block cache against all in memory: 28.4 s
 // against 25.0 s for KKMvKM, 2026-11-27 (README, "Databases"). Where the cache holds less of what
 // is read (7 and 8 pieces) it costs more; not measured.
@@ -107,12 +107,12 @@ public:
                 continue;
             }
             // A pair of one level (kings only) is one task whatever the slices; over the budget its
-            // solver holds its subgame compact (MemoryPlan::compact_cells). With distances the
+            // solver takes it in symmetry classes (MemoryPlan::compact_cells). With distances the
             // task's peak is its distance pass, which has no compact form, so the estimate stays
-            // (the WDL pass may still go compact, which the CPU estimate leaves out).
+            // (the WDL pass may still take the classes, which the CPU estimate leaves out).
             const bool over_budget = options_.memory_bytes != 0 && whole.memory_bytes > options_.memory_bytes;
             if (over_budget && !options_.dtw && PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
-                whole.cpu_seconds *= kCompactCpuFactor;
+                whole.cpu_seconds *= kClassesCpuFactor;
                 whole.memory_bytes = whole.memory_bytes - memory_.solver_bytes(m) + memory_.solver_bytes(m, true);
             }
             plan.tasks.push_back(within_budget(std::move(whole), memory_.solver_bytes(m, true)));

@@ -118,14 +118,15 @@ TEST(Workflow, ABudgetSlicesThePairsThatPassItAndBoundsEveryOtherTask) {
             EXPECT_EQ(slice_step_of_task(*plan.find(t.id + ".s1")), 1) << t.id;
         }
     }
-    // Kings-only pairs too at 6 pieces: held compact. Their estimated time grows for it (and for
-    // the cache, where the tables they read do not fit beside their compact solver).
+    // Kings-only pairs too at 6 pieces: solved in symmetry classes, which were measured faster
+    // than cells (even where the tables they read go through the cache).
     int compact = 0;
     for (const WorkflowTask& t : plan.tasks) {
         EXPECT_LE(t.memory_bytes, o.memory_bytes) << t.id;
         const WorkflowTask* unsliced = whole.find(t.id);  // none for a slice task
         if (unsliced && t.materials.front().men() == 0 && unsliced->memory_bytes > o.memory_bytes) {
-            EXPECT_GT(t.cpu_seconds, unsliced->cpu_seconds * 1.1) << t.id;
+            EXPECT_LT(t.cpu_seconds, unsliced->cpu_seconds) << t.id;
+            EXPECT_LT(t.memory_bytes, unsliced->memory_bytes / 3) << t.id;
             ++compact;
         }
     }
