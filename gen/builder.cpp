@@ -183,10 +183,12 @@ private:
         }
         load_wdl_inputs(m, position);
         make_room(position, next_read);
-        if (memory_plan_.slices_of(m) > 1)
-            solve_in_slices_and_write(m, position, plan_size, next_read);
-        else if (m.men() == 0 && memory_plan_.compact_cells(position))
+        // A kings-only pair has one level, so one slice whatever --slices says: over the limit it
+        // takes the classes, as the memory plan counts it.
+        if (m.men() == 0 && memory_plan_.compact_cells(position))
             solve_in_classes_and_write(m, position, plan_size);
+        else if (memory_plan_.slices_of(m) > 1)
+            solve_in_slices_and_write(m, position, plan_size, next_read);
         else
             solve_and_write(m, position, plan_size);
         for (const Material& t : read_through_files_) tables_.remove(t);

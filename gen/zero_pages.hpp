@@ -1,5 +1,5 @@
 // Arrays on fresh anonymous memory: zero without being written, so that only the pages a solver
-// or writer actually writes become resident, and pages no longer needed can be given back.
+// or writer actually writes become resident.
 #pragma once
 
 #include <cstddef>
@@ -53,15 +53,6 @@ public:
     T* end() { return data_ + size_; }
     const T* begin() const { return data_; }
     const T* end() const { return data_ + size_; }
-
-    // Gives back the memory of the whole pages inside elements [first, first + count): they read
-    // as zero afterwards (and become resident again only when written).
-    void release(std::size_t first, std::size_t count) {
-        constexpr std::uintptr_t kPage = 4096;
-        const auto begin = (reinterpret_cast<std::uintptr_t>(data_ + first) + kPage - 1) & ~(kPage - 1);
-        const auto end = reinterpret_cast<std::uintptr_t>(data_ + first + count) & ~(kPage - 1);
-        if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-    }
 
 private:
     T* data_ = nullptr;
