@@ -183,10 +183,12 @@ private:
         }
         load_wdl_inputs(m, position);
         make_room(position, next_read);
-        // A kings-only pair has one level, so one slice whatever --slices says: over the limit it
-        // takes the classes, as the memory plan counts it.
-        if (m.men() == 0 && memory_plan_.compact_cells(position))
-            solve_in_classes_and_write(m, position, plan_size);
+        // A kings-only pair has one level, so one slice whatever --slices says. It takes the
+        // symmetry classes, which solve it in about half the time of the cells and an eighth of
+        // their memory (docs/BENCHMARKS.md); over the limit its values are not kept, as the
+        // memory plan counts it.
+        if (m.men() == 0)
+            solve_in_classes_and_write(m, position, plan_size, !memory_plan_.compact_cells(position));
         else if (memory_plan_.slices_of(m) > 1)
             solve_in_slices_and_write(m, position, plan_size, next_read);
         else
@@ -642,19 +644,23 @@ private:
         const auto start = std::chrono::steady_clock::now();
         for (int side = 0; side < layout.side_count(); ++side)
             write_and_keep(label, layout.index(side).material(), layout.index(side).size(),
-                           files.value_stream(slices, layout, side), next_read, start);
+                           files.value_stream(slices, layout, side), read_again(layout.index(side).material(), next_read),
+                           start);
         // A workflow engine removes the slice files it made (Snakemake's temp(), make's
         // .INTERMEDIATE), and knows them gone; removing them here would confuse it.
         if (options_.slice_step == BuildOptions::kAllSlices) files.remove_all();
     }
 
+    // Whether the values of `material` are read again in this build: by a later pair or the DTW pass.
+    bool read_again(const Material& material, const MemoryPlan::NextReads& next_read) const {
+        return options_.dtw || next_read.count({material, false}) != 0;
+    }
+
     // Writes the file of `material` (n positions) from its value bytes streamed in index order,
-    // unless it is there, and takes its values into memory where a later pair (or the DTW pass)
-    // reads them: from the same pass over the stream as the file's blocks.
+    // unless it is there, and takes its values into memory if `keep`: from the same pass over
+    // the stream as the file's blocks.
     void write_and_keep(const std::string& label, const Material& material, std::uint64_t n,
-                        const ValueByteStream& values, const MemoryPlan::NextReads& next_read,
-                        std::chrono::steady_clock::time_point start) {
-        const bool keep = options_.dtw || next_read.count({material, false});
+                        const ValueByteStream& values, bool keep, std::chrono::steady_clock::time_point start) {
         std::optional<PackedValues> kept;
         if (keep) kept.emplace(n);
         const ValueByteStream stream = [&](std::uint64_t first, std::span<std::uint8_t> out) {
@@ -675,23 +681,24 @@ private:
         if (keep) keep_wdl(material, std::move(*kept));
     }
 
-    // A kings-only pair over --memory even held compact: solved in the classes of positions the
-    // board's symmetries identify (gen/class_solver.hpp), a nibble a class, its files written
-    // from them.
-    void solve_in_classes_and_write(const Material& m, std::size_t position, std::size_t plan_size) {
+    // A kings-only pair: solved in the classes of positions the board's symmetries identify
+    // (gen/class_solver.hpp), a nibble a class, its files written from them. Its values (2 bits a
+    // position, twice the classes' bytes) are taken into memory, as a solved pair's are, if
+    // `keep_values`; otherwise only for the DTW pass, and later pairs read them from the files.
+    void solve_in_classes_and_write(const Material& m, std::size_t position, std::size_t plan_size,
+                                    bool keep_values) {
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
         progress_.finish();
-        log_ << m.name() << ": solved in symmetry classes, 0.125 bytes a position instead of 2.625"
-             << " (the solver's cells and the tables it reads do not fit in --memory)\n" << std::flush;
+        log_ << m.name() << ": solved in symmetry classes, 0.125 bytes a position"
+             << (keep_values || options_.dtw ? "" : "; its values not kept (they do not fit in --memory)") << '\n'
+             << std::flush;
         const KingClassValues solved = solve_kings_only_in_classes(
             m, tables_, [&](double f, const std::string& note) { progress_.update(label + " solving", f, note); });
-        // Its values stay out of memory (2 bits a position, twice the classes' bytes) unless the
-        // DTW pass reads them: a later pair reads them back from the files.
         for (int side = 0; side < solved.side_count(); ++side)
             write_and_keep(label, solved.material(side), solved.positions(side),
                            [&](std::uint64_t first, std::span<std::uint8_t> out) { solved.value_bytes(side, first, out); },
-                           MemoryPlan::NextReads{}, start);
+                           keep_values || options_.dtw, start);
     }
 
     const BuildOptions& options_;

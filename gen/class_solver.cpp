@@ -43,7 +43,7 @@ KingPlacement after_white_king_move(const KingPlacement& kings, Bitboard mover, 
 class ClassSolver {
 public:
     ClassSolver(const Material& m, const ValueTables& finished, const ProgressCallback& progress)
-        : finished_(finished), progress_(progress, done_, static_cast<double>(1)) {
+        : finished_(finished), progress_(progress, finished_subgames_, 1.0) {
         if (m.men() != 0) throw std::invalid_argument("the class solver takes kings-only materials, not " + m.name());
         std::uint64_t offset = 0;
         std::vector<Solved::Side> sides;
@@ -165,7 +165,10 @@ private:
     }
 
     const ValueTables& finished_;
-    std::atomic<std::uint64_t> done_{0};
+    // The pair is one subgame, so the fraction of its positions in finished subgames (what the
+    // solvers' progress reports) stays 0 until it ends, as in the whole solver; the notes of the
+    // first pass and the rounds say how far it has come.
+    const std::atomic<std::uint64_t> finished_subgames_{0};
     SubgameProgress progress_;
     std::unique_ptr<Solved> solved_;
     std::uint64_t total_ = 0;

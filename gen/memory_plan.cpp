@@ -44,7 +44,7 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
 // capture flag; the DTW solver's distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
 // solver's 2-byte cell (compact: 4 bits) and two frontier bits; the DTW solver's (kDtwSubgameBytes).
-// A compact kings-only pair: 4 bits a symmetry class in all.
+// A kings-only pair's WDL: 4 bits a symmetry class and the values kept (compact: not kept).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
     return solver_bytes_in(m, slices_of(m), compact_cells);
 }
@@ -60,9 +60,10 @@ std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool co
 std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
-    // A kings-only pair is one subgame; compact, it is solved in symmetry classes, a nibble a
-    // class (gen/class_solver.hpp), its values written to the files without being held.
-    if (compact_cells && m.men() == 0) return KingClassValues::solver_bytes(m);
+    // A kings-only pair is one subgame, solved in symmetry classes, a nibble a class
+    // (gen/class_solver.hpp), and its values (2 bits a position) kept for later pairs; compact,
+    // they are written to the files without being held.
+    if (m.men() == 0) return KingClassValues::solver_bytes(m) + (compact_cells ? 0 : (pair + 3) / 4);
     // A slice: its values and its boundary, each at most about a slice's share of the pair.
     const std::uint64_t values = slices > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices) : pair * 3 / 8;
     return values + (compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4);

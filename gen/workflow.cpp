@@ -30,7 +30,8 @@ constexpr double kDtwBytesFactor = 54'099'157.0 / 30'301'852.0;
 // the KKMvKM pair, 2026-11-27 (docs/WORKFLOW.md).
 constexpr double kWriteCpuFactor = 0.25;
 // A kings-only pair solved in symmetry classes against held in cells: 0.53 times the time on
-// KvKKKKK, 2026-11-28 (docs/BENCHMARKS.md, "Kings-only pairs in symmetry classes").
+// KvKKKKK, 2026-11-28 (docs/BENCHMARKS.md, "Kings-only pairs in symmetry classes"). The rate
+// above is the cells'.
 constexpr double kClassesCpuFactor = 0.53;
 // A pair solved with every table it reads through the block cache against all in memory: 28.4 s
 // against 25.0 s for KKMvKM, 2026-11-27 (README, "Databases"). Where the cache holds less of what
@@ -106,15 +107,13 @@ public:
                 add_sliced_pair(plan, m, slices, std::move(whole));
                 continue;
             }
-            // A pair of one level (kings only) is one task whatever the slices; over the budget its
-            // solver takes it in symmetry classes (MemoryPlan::compact_cells). With distances the
-            // task's peak is its distance pass, which has no compact form, so the estimate stays
-            // (the WDL pass may still take the classes, which the CPU estimate leaves out).
+            // A pair of one level (kings only) is one task whatever the slices. Its WDL solver takes
+            // it in symmetry classes, over the budget without keeping its values
+            // (MemoryPlan::compact_cells). With distances it is solved in one pass, in cells: the
+            // task's peak is that pass's, which has no compact form, so the estimate stays.
             const bool over_budget = options_.memory_bytes != 0 && whole.memory_bytes > options_.memory_bytes;
-            if (over_budget && !options_.dtw && PairLayout::largest_subgame(m) >= kLargeSubgamePositions) {
-                whole.cpu_seconds *= kClassesCpuFactor;
+            if (over_budget && !options_.dtw && PairLayout::largest_subgame(m) >= kLargeSubgamePositions)
                 whole.memory_bytes = whole.memory_bytes - memory_.solver_bytes(m) + memory_.solver_bytes(m, true);
-            }
             plan.tasks.push_back(within_budget(std::move(whole), memory_.solver_bytes(m, true)));
         }
         if (!group.materials.empty()) {
@@ -211,9 +210,13 @@ private:
         task.inputs = table_files(inputs, options_.dtw);
         task.outputs = table_files(task.materials, options_.dtw);
         std::uint64_t solver = 0;
+        double wdl_cpu_seconds = 0;
         for (const Material& m : task.materials) {
             task.positions += positions(m);
             solver = std::max(solver, memory_.solver_bytes(m));
+            // Kings-only pairs are solved in symmetry classes (with distances: in one pass, in cells).
+            const double factor = m.men() == 0 && !options_.dtw ? kClassesCpuFactor : 1.0;
+            wdl_cpu_seconds += static_cast<double>(positions(m)) * kWdlCpuSecondsPerPosition * factor;
         }
         std::uint64_t tables = 0;
         for (const Material& m : read_back_closure(inputs, options_.dtw))
@@ -222,8 +225,7 @@ private:
         // The task's own finished pairs stay in memory while later pairs of a group read them.
         for (const Material& m : task.materials) tables += memory_.table_bytes({m, false});
         task.memory_bytes = tables + solver;
-        task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition *
-                           (options_.dtw ? 1 + kDtwCpuFactor : 1.0);
+        task.cpu_seconds = wdl_cpu_seconds * (options_.dtw ? 1 + kDtwCpuFactor : 1.0);
         return task;
     }
 

@@ -48,8 +48,11 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     // 2.25 bytes: one men configuration of each side, the two kings on the 49 squares the man
     // leaves (49 x 48 each).
     EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 3000u + 2 * 49 * 48 * 9 / 4);
-    // Its own mirror: one side; kings only: one subgame, 50 x 49 positions.
-    EXPECT_EQ(wdl.solver_bytes(named("KvK")), 1500u + 50 * 49 * 9 / 4);
+    // Its own mirror, kings only: solved in symmetry classes, a nibble each, and its 4000 values
+    // kept at 2 bits. The four symmetries leave (50 + 0 + 10 + 0) / 4 = 15 orbits of the white
+    // king's square (the reflection in the long diagonal a1-j10 keeps its 10 squares, the half
+    // turn and the other reflection none), each with the 49 squares of the black king.
+    EXPECT_EQ(wdl.solver_bytes(named("KvK")), (15u * 49 + 1) / 2 + 1000u);
     // Its own mirror with men: one side, but a subgame holds a men configuration and its flip, the
     // kings on the 48 squares the men leave (48 x 47 each).
     EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4);
@@ -95,14 +98,15 @@ TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenThe
     }
 }
 
-// A kings-only pair is one subgame: when its cells and the tables it reads pass the limit, it is
-// solved in symmetry classes (a nibble a class) before any table goes through the cache.
+// A kings-only pair is one subgame, solved in symmetry classes (a nibble a class) with its values
+// kept for later pairs: when these and the tables it reads pass the limit, the values are not kept
+// (compact), before any table goes through the cache.
 TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KKvKK");
     const auto sizes = [](const Material& m) { return PositionIndex(m).size(); };
     const MemoryPlan unlimited(order, false, 0, sizes);
-    const std::uint64_t cells = unlimited.solver_bytes(named("KKvKK"));
+    const std::uint64_t kept = unlimited.solver_bytes(named("KKvKK"));
     const std::uint64_t compact = unlimited.solver_bytes(named("KKvKK"), true);
     const std::uint64_t subgame = PairLayout::largest_subgame(named("KKvKK"));
     // Compact, a kings-only pair is solved in symmetry classes, a nibble each: the orbits of the
@@ -110,12 +114,12 @@ TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     // the black ones, a third more than a quarter of the subgame's 1225 x 1128.
     EXPECT_EQ(subgame, 1225u * 1128);
     EXPECT_EQ(compact, 335u * 1128 / 2);
-    EXPECT_LT(compact * 5, cells);
+    EXPECT_EQ(kept, compact + 1225u * 1128 / 4);
     const std::uint64_t tables = unlimited.bytes_read_by(named("KKvKK"));
     const auto plan = [&](std::uint64_t limit) { return MemoryPlan(order, false, limit, sizes); };
     EXPECT_FALSE(unlimited.compact_cells(current));
-    EXPECT_FALSE(plan(tables + cells).compact_cells(current));
-    EXPECT_TRUE(plan(tables + cells - 1).compact_cells(current));
+    EXPECT_FALSE(plan(tables + kept).compact_cells(current));
+    EXPECT_TRUE(plan(tables + kept - 1).compact_cells(current));
     EXPECT_TRUE(plan(tables + compact).read_through_files(current).empty());
     EXPECT_TRUE(plan(tables + compact - 1).compact_cells(current));
     EXPECT_FALSE(plan(tables + compact - 1).read_through_files(current).empty());
@@ -123,11 +127,11 @@ TEST(MemoryPlan, ALargeSubgameIsHeldCompactBeforeTablesGoThroughTheBlockCache) {
     // the pass with distances (which has no compact form) does.
     const MemoryPlan dtw_unlimited(order, true, 0, sizes);
     const std::uint64_t dtw_tables = dtw_unlimited.bytes_read_by(named("KKvKK"));
-    ASSERT_GT(dtw_unlimited.solver_bytes(named("KKvKK")), cells);
+    ASSERT_GT(dtw_unlimited.solver_bytes(named("KKvKK")), kept);
     const auto dtw_plan = [&](std::uint64_t limit) { return MemoryPlan(order, true, limit, sizes); };
-    EXPECT_FALSE(dtw_plan(dtw_tables + cells).compact_cells(current));
-    EXPECT_TRUE(dtw_plan(dtw_tables + cells).read_through_files(current).empty());
-    EXPECT_TRUE(dtw_plan(dtw_tables + cells - 1).compact_cells(current));
+    EXPECT_FALSE(dtw_plan(dtw_tables + kept).compact_cells(current));
+    EXPECT_TRUE(dtw_plan(dtw_tables + kept).read_through_files(current).empty());
+    EXPECT_TRUE(dtw_plan(dtw_tables + kept - 1).compact_cells(current));
 }
 
 // A pair that does not fit whole is solved in the fewest slices whose solver takes at most half
