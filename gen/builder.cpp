@@ -689,16 +689,16 @@ private:
                                     bool keep_values) {
         const auto start = std::chrono::steady_clock::now();
         const std::string label = label_of(m, position, plan_size);
+        const bool keep = keep_values || options_.dtw;
         progress_.finish();
         log_ << m.name() << ": solved in symmetry classes, 0.125 bytes a position"
-             << (keep_values || options_.dtw ? "" : "; its values not kept (they do not fit in --memory)") << '\n'
-             << std::flush;
+             << (keep ? "" : "; its values not kept (they do not fit in --memory)") << '\n' << std::flush;
         const KingClassValues solved = solve_kings_only_in_classes(
             m, tables_, [&](double f, const std::string& note) { progress_.update(label + " solving", f, note); });
         for (int side = 0; side < solved.side_count(); ++side)
             write_and_keep(label, solved.material(side), solved.positions(side),
                            [&](std::uint64_t first, std::span<std::uint8_t> out) { solved.value_bytes(side, first, out); },
-                           keep_values || options_.dtw, start);
+                           keep, start);
     }
 
     const BuildOptions& options_;
