@@ -22,31 +22,65 @@ std::uint64_t PairLayout::total_positions() const {
     return total;
 }
 
-std::uint32_t PairLayout::flipped_config(std::uint32_t c) const {
-    const MenConfig men = indexes_[0].men_config(c);
-    return static_cast<std::uint32_t>(
-        indexes_[partner_side(0)].men_index({rotate_board(men.black_men), rotate_board(men.white_men)}));
+MenConfig PairLayout::flipped(const MenConfig& men) {
+    return {rotate_board(men.black_men), rotate_board(men.white_men)};
 }
 
-std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {
-    const PositionIndex& idx = indexes_[0];
-    std::vector<std::vector<std::uint32_t>> levels;
-    for (std::uint32_t c = 0; c < idx.men_configs(); ++c) {
-        if (symmetric_ && flipped_config(c) < c) continue;
-        const auto level = static_cast<std::size_t>(men_advancement(idx.men_config(c)));
-        if (levels.size() <= level) levels.resize(level + 1);
-        levels[level].push_back(c);
-    }
-    return levels;
+std::uint32_t PairLayout::flipped_config(const MenConfig& men) const {
+    return static_cast<std::uint32_t>(indexes_[partner_side(0)].men_index(flipped(men)));
+}
+
+int PairLayout::level_count() const {
+    return static_cast<int>(men_configs_by_advancement(indexes_[0].material()).size());
 }
 
 std::vector<std::uint64_t> PairLayout::positions_by_level() const {
-    std::vector<std::uint64_t> out;
-    for (const auto& level : configs_by_level()) {
-        std::uint64_t n = 0;
-        for (const std::uint32_t c : level) n += subgame(c).size;
-        out.push_back(n);
+    // A symmetric material's subgame {c, flip(c)} has both blocks in the one index, and c == flip(c)
+    // only one: either way each configuration of side 0 brings its king placements once.
+    std::uint64_t kings = indexes_[0].king_placements();
+    if (!symmetric_) kings += indexes_[1].king_placements();
+    std::vector<std::uint64_t> out = men_configs_by_advancement(indexes_[0].material());
+    for (std::uint64_t& n : out) n *= kings;
+    return out;
+}
+
+std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {
+    // Two parallel passes over the configurations, counting and then filling, so that each level
+    // lists its configurations in ascending order without a second copy of the lists. A pair with
+    // few kings has as many configurations as positions: a serial walk that unranked each one was
+    // a third of its solve.
+    const PositionIndex& idx = indexes_[0];
+    const auto levels = static_cast<std::size_t>(level_count());
+    const std::uint64_t n = idx.men_configs();
+    constexpr std::uint64_t kChunk = std::uint64_t{1} << 14;
+    const std::size_t chunks = static_cast<std::size_t>((n + kChunk - 1) / kChunk);
+    std::vector<std::uint32_t> counts(chunks * levels, 0);
+    const auto for_each_listed = [&](std::size_t chunk, auto&& take) {
+        const std::uint64_t end = std::min(n, (chunk + 1) * kChunk);
+        MenConfigWalker walker(idx, chunk * kChunk);
+        for (auto c = static_cast<std::uint32_t>(chunk * kChunk); c < end; ++c) {
+            if (c != chunk * kChunk) walker.next();
+            const MenConfig& men = walker.current();
+            if (symmetric_ && flipped_config(men) < c) continue;
+            take(c, static_cast<std::size_t>(men_advancement(men)));
+        }
+    };
+    tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t chunk) {
+        for_each_listed(chunk, [&](std::uint32_t, std::size_t level) { ++counts[chunk * levels + level]; });
+    });
+    std::vector<std::vector<std::uint32_t>> out(levels);
+    std::vector<std::uint64_t> starts(chunks * levels);
+    for (std::size_t level = 0; level < levels; ++level) {
+        std::uint64_t listed = 0;
+        for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+            starts[chunk * levels + level] = listed;
+            listed += counts[chunk * levels + level];
+        }
+        out[level].resize(listed);
     }
+    tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t chunk) {
+        for_each_listed(chunk, [&](std::uint32_t c, std::size_t level) { out[level][starts[chunk * levels + level]++] = c; });
+    });
     return out;
 }
 
@@ -66,13 +100,14 @@ std::vector<std::vector<std::uint64_t>> PairLayout::men_indices_in(LevelRange ra
 Subgame PairLayout::subgame(std::uint32_t c) const {
     Subgame g;
     const PositionIndex& idx0 = indexes_[0];
-    g.blocks[0] = Block{0, idx0.men_config(c), c * idx0.king_placements(), 0};
+    const MenConfig men = idx0.men_config(c);
+    g.blocks[0] = Block{0, men, c * idx0.king_placements(), 0};
     g.size = idx0.king_placements();
-    const std::uint32_t fc = flipped_config(c);
+    const std::uint32_t fc = flipped_config(men);
     if (!symmetric_ || fc != c) {
         const int s1 = partner_side(0);
         const PositionIndex& idx1 = indexes_[s1];
-        g.blocks[1] = Block{s1, idx1.men_config(fc), fc * idx1.king_placements(), g.size};
+        g.blocks[1] = Block{s1, flipped(men), fc * idx1.king_placements(), g.size};
         g.block_count = 2;
         g.size += idx1.king_placements();
     }

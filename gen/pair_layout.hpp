@@ -90,7 +90,7 @@ public:
 
     // The number of advancement levels (the highest advancement of a configuration, plus one), and
     // the positions of the pair at each.
-    int level_count() const { return static_cast<int>(configs_by_level().size()); }
+    int level_count() const;
     std::vector<std::uint64_t> positions_by_level() const;
     LevelRange all_levels() const { return {0, level_count() - 1}; }
 
@@ -102,10 +102,10 @@ public:
     template <typename Solve>
     void solve_by_level(Solve&& solve, const ProgressCallback& progress, LevelRange range) const {
         const auto levels = configs_by_level();
+        const std::vector<std::uint64_t> positions = positions_by_level();
         std::atomic<std::uint64_t> done{0};
         std::uint64_t total = 0;
-        for (int l = range.lowest; l <= range.highest; ++l)
-            for (const std::uint32_t c : levels[static_cast<std::size_t>(l)]) total += subgame(c).size;
+        for (int l = range.lowest; l <= range.highest; ++l) total += positions[static_cast<std::size_t>(l)];
         const SubgameProgress reporter(progress, done, static_cast<double>(total));
         for (int l = range.highest; l >= range.lowest; --l) {
             const auto& level = levels[static_cast<std::size_t>(l)];
@@ -148,7 +148,9 @@ public:
     }
 
 private:
-    std::uint32_t flipped_config(std::uint32_t c) const;
+    // A configuration of side 0 as its partner side sees it, and its index there.
+    static MenConfig flipped(const MenConfig& men);
+    std::uint32_t flipped_config(const MenConfig& men) const;
     // Men configurations of side 0 by advancement; for a symmetric material only the first of
     // each pair {c, flip(c)}.
     std::vector<std::vector<std::uint32_t>> configs_by_level() const;

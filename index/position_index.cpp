@@ -41,11 +41,15 @@ std::uint64_t PositionIndex::men_index(const MenConfig& men) const {
     return g.offset + white_rank * g.black_count + black_rank;
 }
 
-MenConfig PositionIndex::men_config(std::uint64_t index) const {
+std::pair<int, std::uint64_t> PositionIndex::group_of(std::uint64_t index) const {
     int j = 0;
     while (j + 1 < static_cast<int>(groups_.size()) && groups_[j + 1].offset <= index) ++j;
+    return {j, index - groups_[j].offset};
+}
+
+MenConfig PositionIndex::men_config(std::uint64_t men_index) const {
+    const auto [j, index] = group_of(men_index);
     const MenGroup& g = groups_[j];
-    index -= g.offset;
     const std::uint64_t black_rank = index % g.black_count;
     const std::uint64_t white_rank = index / g.black_count;
     const Bitboard white_far =
@@ -99,20 +103,66 @@ void KingPlacementWalker::place() {
     current_.black_kings = expand_bits(black_compact_, free_ & ~current_.white_kings);
 }
 
+namespace {
+
+// The smallest k-subset of 0 .. n-1 in the combinatorial number system's order.
+constexpr std::uint64_t first_subset(int k) { return (std::uint64_t{1} << k) - 1; }
+
+// Steps the k-subset `s` of 0 .. n-1 (n < 64) to its successor; after the last one it wraps to
+// the first and returns false.
+bool step_subset(std::uint64_t& s, int k, int n) {
+    if (k > 0) {
+        s = next_subset(s);
+        if (s >> n == 0) return true;
+    }
+    s = first_subset(k);
+    return false;
+}
+
+}  // namespace
+
+MenConfigWalker::MenConfigWalker(const PositionIndex& index, std::uint64_t first)
+    : white_men_(index.material().white_men), black_men_(index.material().black_men) {
+    const auto [j, in_group] = index.group_of(first);
+    const PositionIndex::MenGroup& g = index.groups_[j];
+    const std::uint64_t white_rank = in_group / g.black_count;
+    group_ = j;
+    far_ = unrank_subset(white_rank / g.white_back_rank_count, j, kOnlyWhite);
+    shared_ = unrank_subset(white_rank % g.white_back_rank_count, white_men_ - j, kShared);
+    black_ = unrank_subset(in_group % g.black_count, black_men_, 45 - (white_men_ - j));
+    place();
+}
+
+void MenConfigWalker::next() {
+    const int shared_men = white_men_ - group_;
+    if (!step_subset(black_, black_men_, 45 - shared_men) && !step_subset(shared_, shared_men, kShared) &&
+        !step_subset(far_, group_, kOnlyWhite)) {
+        ++group_;
+        far_ = first_subset(group_);
+        shared_ = first_subset(white_men_ - group_);
+    }
+    place();
+}
+
+void MenConfigWalker::place() {
+    const Bitboard white_shared = expand_bits(shared_, kSharedMenSquares);
+    const Bitboard black_region = kBlackMenSquares & ~white_shared;
+    current_ = {expand_bits(far_, kWhiteOnlyMenSquares) | white_shared, expand_bits(black_, black_region)};
+}
+
 PositionWalker::PositionWalker(const PositionIndex& index, std::uint64_t first)
     : index_(&index),
-      men_index_(first / index.king_placements()),
       king_index_(first % index.king_placements()),
-      men_(index.men_config(men_index_)),
-      kings_(index, men_, king_index_) {
+      men_(index, first / index.king_placements()),
+      kings_(index, men_.current(), king_index_) {
     place();
 }
 
 void PositionWalker::next() {
     if (++king_index_ == index_->king_placements()) {
         king_index_ = 0;
-        men_ = index_->men_config(++men_index_);
-        kings_ = KingPlacementWalker(*index_, men_, 0);
+        men_.next();
+        kings_ = KingPlacementWalker(*index_, men_.current(), 0);
     } else {
         kings_.next();
     }
@@ -120,7 +170,7 @@ void PositionWalker::next() {
 }
 
 void PositionWalker::place() {
-    current_ = compose_position(men_, kings_.current());
+    current_ = compose_position(men_.current(), kings_.current());
 }
 
 int men_advancement(const MenConfig& men) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "index/binomial.hpp"
@@ -88,6 +89,10 @@ private:
         std::uint64_t white_back_rank_count = 0;  // ways to place the other white men on 6..45
         std::uint64_t black_count = 0;            // ways to place the black men
     };
+
+    friend class MenConfigWalker;
+    // The group of men_index and the index's offset within it.
+    std::pair<int, std::uint64_t> group_of(std::uint64_t men_index) const;
 
     Material material_;
     std::vector<MenGroup> groups_;
@@ -172,8 +177,28 @@ private:
     KingPlacement current_;
 };
 
+// Visits the men configurations of a material in index order, from a given men index: unranks
+// only the first, then steps each ranked part to its successor (the black men fastest, then the
+// white men on 6..45, then those on 46..50, then the group). A pair with few kings has nearly as
+// many configurations as positions, and unranking each one cost a third of its solve.
+class MenConfigWalker {
+public:
+    MenConfigWalker(const PositionIndex& index, std::uint64_t first);
+    const MenConfig& current() const { return current_; }
+    // Must not be called on the last configuration of the material.
+    void next();
+
+private:
+    void place();
+    int white_men_, black_men_;
+    int group_;  // white men on 46..50
+    // The parts as subsets of their regions' squares, compressed (see rank_subset).
+    std::uint64_t far_ = 0, shared_ = 0, black_ = 0;
+    MenConfig current_;
+};
+
 // Visits the positions of a material in index order, from a given index: unranks only at the
-// first position and where the men configuration changes (see KingPlacementWalker).
+// first position (see MenConfigWalker, KingPlacementWalker).
 class PositionWalker {
 public:
     PositionWalker(const PositionIndex& index, std::uint64_t first);
@@ -184,8 +209,8 @@ public:
 private:
     void place();
     const PositionIndex* index_;
-    std::uint64_t men_index_, king_index_;
-    MenConfig men_;
+    std::uint64_t king_index_;
+    MenConfigWalker men_;
     KingPlacementWalker kings_;
     Position current_;
 };

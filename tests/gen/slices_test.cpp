@@ -49,11 +49,25 @@ TEST(SliceLevels, CoverEveryLevelOnceFromTheMostAdvancedDown) {
     EXPECT_EQ(slice_levels(*parse_material("KMvKM"), 3).size(), 3u);
 }
 
-// Counted row by row (men_configs_by_advancement) against walking every configuration.
+// Counted row by row (men_configs_by_advancement) against the layout's walk of every
+// configuration: the blocks it lists at each level, each of that advancement.
 TEST(SliceLevels, PositionsByLevelCountedAsTheLayoutHasThem) {
     for (const char* name : {"KvK", "KMvK", "MvM", "MMvK", "KvMMM", "KMvKM", "MMvMM", "KMMvKM", "MMMvM"}) {
         const Material m = *parse_material(name);
-        EXPECT_EQ(pair_positions_by_level(m), PairLayout(m).positions_by_level()) << name;
+        const PairLayout layout(m);
+        const std::vector<std::uint64_t> counted = pair_positions_by_level(m);
+        ASSERT_EQ(counted.size(), static_cast<std::size_t>(layout.level_count())) << name;
+        EXPECT_EQ(counted, layout.positions_by_level()) << name;
+        for (int level = 0; level < layout.level_count(); ++level) {
+            const auto men = layout.men_indices_in({level, level});
+            std::uint64_t walked = 0;
+            for (int side = 0; side < layout.side_count(); ++side)
+                for (const std::uint64_t c : men[side]) {
+                    walked += layout.index(side).king_placements();
+                    ASSERT_EQ(men_advancement(layout.index(side).men_config(c)), level) << name << " " << c;
+                }
+            EXPECT_EQ(walked, counted[static_cast<std::size_t>(level)]) << name << " level " << level;
+        }
         const std::vector<std::uint64_t> configs = men_configs_by_advancement(m);
         EXPECT_EQ(std::accumulate(configs.begin(), configs.end(), std::uint64_t{0}), PositionIndex(m).men_configs()) << name;
     }
