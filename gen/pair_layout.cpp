@@ -46,9 +46,9 @@ std::vector<std::uint64_t> PairLayout::positions_by_level() const {
 
 std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {
     // Two parallel passes over the configurations, counting and then filling, so that each level
-    // lists its configurations in ascending order without a second copy of the lists. A pair with
-    // few kings has as many configurations as positions: a serial walk that unranked each one was
-    // a third of its solve.
+    // lists its configurations in ascending order without a second copy of the lists. A pair without
+    // kings has one position per configuration: a serial pass that unranked each one was a third of
+    // its solve.
     const PositionIndex& idx = indexes_[0];
     const auto levels = static_cast<std::size_t>(level_count());
     const std::uint64_t n = idx.men_configs();

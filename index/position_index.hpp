@@ -179,8 +179,8 @@ private:
 
 // Visits the men configurations of a material in index order, from a given men index: unranks
 // only the first, then steps each ranked part to its successor (the black men fastest, then the
-// white men on 6..45, then those on 46..50, then the group). A pair with few kings has nearly as
-// many configurations as positions, and unranking each one cost a third of its solve.
+// white men on 6..45, then those on 46..50, then the group). A pair without kings has one position
+// per configuration, and unranking each one cost a third of its solve.
 class MenConfigWalker {
 public:
     MenConfigWalker(const PositionIndex& index, std::uint64_t first);
