@@ -34,14 +34,16 @@ int PairLayout::level_count() const {
     return static_cast<int>(men_configs_by_advancement(indexes_[0].material()).size());
 }
 
-std::vector<std::uint64_t> PairLayout::positions_by_level() const {
-    // A symmetric material's subgame {c, flip(c)} has both blocks in the one index, and c == flip(c)
-    // only one: either way each configuration of side 0 brings its king placements once.
-    std::uint64_t kings = indexes_[0].king_placements();
-    if (!symmetric_) kings += indexes_[1].king_placements();
-    std::vector<std::uint64_t> out = men_configs_by_advancement(indexes_[0].material());
+std::vector<std::uint64_t> pair_positions_by_level(const Material& m) {
+    std::uint64_t kings = PositionIndex(m).king_placements();
+    if (!m.is_symmetric()) kings += PositionIndex(m.mirror()).king_placements();
+    std::vector<std::uint64_t> out = men_configs_by_advancement(m);
     for (std::uint64_t& n : out) n *= kings;
     return out;
+}
+
+std::vector<std::uint64_t> PairLayout::positions_by_level() const {
+    return pair_positions_by_level(indexes_[0].material());
 }
 
 std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {

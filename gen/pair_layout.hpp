@@ -50,6 +50,12 @@ struct LevelRange {
     friend bool operator==(const LevelRange&, const LevelRange&) = default;
 };
 
+// The positions of the pair of m (m and its mirror) at each advancement level, counted row by row
+// (men_configs_by_advancement) without building a layout: for planning pairs too large to lay out.
+// A symmetric material's subgame {c, flip(c)} has both blocks in the one index, and c == flip(c)
+// only one: either way each configuration of m brings its king placements once.
+std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
+
 class PairLayout {
 public:
     // Throws std::length_error when local numbers would not fit in 32 bits.

@@ -74,14 +74,6 @@ struct SliceCursor {
 
 }  // namespace
 
-std::vector<std::uint64_t> pair_positions_by_level(const Material& m) {
-    std::uint64_t kings = PositionIndex(m).king_placements();
-    if (!m.is_symmetric()) kings += PositionIndex(m.mirror()).king_placements();
-    std::vector<std::uint64_t> out = men_configs_by_advancement(m);
-    for (std::uint64_t& n : out) n *= kings;
-    return out;
-}
-
 std::vector<LevelRange> slice_levels(const Material& m, int count) {
     const std::vector<std::uint64_t> positions = pair_positions_by_level(m);
     std::uint64_t total = 0;

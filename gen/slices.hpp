@@ -64,9 +64,6 @@ struct SolvedSlice {
     std::vector<HeldValues> sides;
 };
 
-// The positions of the pair of m (m and its mirror) at each advancement level, as
-// PairLayout::positions_by_level gives them, counted without building the layout.
-std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
 
 // The slices of the pair of m: `count` ranges of levels (fewer if it has fewer levels with
 // positions), from the most advanced down, with about equal numbers of positions.

@@ -11,6 +11,7 @@ constexpr Bitboard kSharedMenSquares = squares_mask(6, 45);
 constexpr Bitboard kBlackMenSquares = squares_mask(1, 45);
 constexpr int kOnlyWhite = 5;
 constexpr int kShared = 40;
+constexpr int kBlackMen = 45;  // squares of kBlackMenSquares
 
 }  // namespace
 
@@ -21,7 +22,7 @@ PositionIndex::PositionIndex(Material m) : material_(m) {
         MenGroup g;
         g.offset = men_configs_;
         g.white_back_rank_count = binomial(kShared, m.white_men - j);
-        g.black_count = binomial(45 - (m.white_men - j), m.black_men);
+        g.black_count = binomial(kBlackMen - (m.white_men - j), m.black_men);
         g.count = binomial(kOnlyWhite, j) * g.white_back_rank_count * g.black_count;
         men_configs_ += g.count;
         groups_.push_back(g);
@@ -129,13 +130,13 @@ MenConfigWalker::MenConfigWalker(const PositionIndex& index, std::uint64_t first
     group_ = j;
     far_ = unrank_subset(white_rank / g.white_back_rank_count, j, kOnlyWhite);
     shared_ = unrank_subset(white_rank % g.white_back_rank_count, white_men_ - j, kShared);
-    black_ = unrank_subset(in_group % g.black_count, black_men_, 45 - (white_men_ - j));
+    black_ = unrank_subset(in_group % g.black_count, black_men_, kBlackMen - (white_men_ - j));
     place();
 }
 
 void MenConfigWalker::next() {
     const int shared_men = white_men_ - group_;
-    if (!step_subset(black_, black_men_, 45 - shared_men) && !step_subset(shared_, shared_men, kShared) &&
+    if (!step_subset(black_, black_men_, kBlackMen - shared_men) && !step_subset(shared_, shared_men, kShared) &&
         !step_subset(far_, group_, kOnlyWhite)) {
         ++group_;
         far_ = first_subset(group_);
