@@ -40,6 +40,12 @@ constexpr double kThroughCacheCpuFactor = 1.14;
 
 const std::string kPlanMagic = "# dtb plan";
 
+// a * b / c without the overflow of a * b: at 8 pieces a pair's solver bytes (1e11) times a slice's
+// positions (3e10) pass 2^64.
+std::uint64_t scaled(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b / c);
+}
+
 bool is_slice_file(const std::string& name) { return name.rfind(".dtb-slices/", 0) == 0; }
 // A slice task's output is a scratch file that the pair's task reads and the engine then removes.
 bool is_slice_task(const WorkflowTask& t) { return t.outputs.size() == 1 && is_slice_file(t.outputs.front()); }
@@ -179,10 +185,16 @@ private:
             task.positions = 0;
             for (int l = slices[k].lowest; l <= slices[k].highest; ++l) task.positions += by_level[static_cast<std::size_t>(l)];
             // The solver's values shrink with the slice; the cells of its largest subgame do not. The
-            // boundary (at most the slice before) is counted at the values' rate.
-            const std::uint64_t values = (solver - subgame * 9 / 4) * task.positions / whole.positions;
-            const std::uint64_t slice_solver = 2 * values + subgame * 9 / 4;
-            task.memory_bytes = whole.memory_bytes - solver - own_tables_of(m) + slice_solver;
+            // boundary (at most the slice before) is counted at the values' rate. Where the task
+            // passes the budget, its large subgames are held compact, as the builder then holds
+            // them (MemoryPlan::compact_cells).
+            const std::uint64_t values = scaled(solver - subgame * 9 / 4, task.positions, whole.positions);
+            const std::uint64_t others = whole.memory_bytes - solver - own_tables_of(m);
+            std::uint64_t slice_solver = 2 * values + subgame * 9 / 4;
+            if (options_.memory_bytes != 0 && others + slice_solver > options_.memory_bytes &&
+                subgame >= kLargeSubgamePositions)
+                slice_solver = 2 * values + subgame * 3 / 4;
+            task.memory_bytes = others + slice_solver;
             task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
             plan.tasks.push_back(within_budget(std::move(task), slice_solver));
         }

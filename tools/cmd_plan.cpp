@@ -1,4 +1,5 @@
 // `dtb plan`: the build of `dtb gen` as a workflow of tasks for make, Snakemake or Slurm.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -6,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include "gen/workflow.hpp"
 #include "tools/commands.hpp"
@@ -43,20 +45,51 @@ std::string this_executable() {
     return self.empty() ? std::string("dtb") : self;
 }
 
-// Tasks whose estimate passes --memory: with distances, pairs too large (a DTW pass is not
-// sliced); otherwise pairs whose largest subgame, one men configuration with many kings, passes it
-// even held compact (slices split a pair between subgames, never inside one; a kings-only pair is
-// solved in symmetry classes).
+// Tasks whose estimate passes --memory, one line a pair. With distances, a pair is one task (a
+// DTW pass is not sliced). A slice is one level of men advancement at the least: its values, its
+// boundary (the level above) and its largest subgame (one men configuration with many kings, held
+// compact) stay in its task, however many slices are asked for. A kings-only pair is one subgame,
+// solved in symmetry classes.
 void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
     const std::uint64_t budget = plan.options.memory_bytes;
     if (budget == 0) return;
-    for (const WorkflowTask& t : plan.tasks)
-        if (t.memory_bytes > budget)
-            out << "warning: task " << t.id << " is estimated at " << std::fixed << std::setprecision(1)
-                << static_cast<double>(t.memory_bytes) / (1u << 30) << " GiB, over --memory: "
+    struct Over {
+        std::string pair;
+        std::size_t tasks = 0;
+        std::uint64_t largest = 0;
+        bool sliced = false;
+    };
+    std::vector<Over> pairs;  // in plan order; a pair's slice tasks are consecutive
+    std::size_t tasks = 0;
+    for (const WorkflowTask& t : plan.tasks) {
+        if (t.memory_bytes <= budget) continue;
+        const bool slice = slice_step_of_task(t) > 0;
+        const std::string pair = slice ? t.id.substr(0, t.id.rfind(".s")) : t.id;
+        if (pairs.empty() || pairs.back().pair != pair) pairs.push_back({pair, 0, 0, slice});
+        ++pairs.back().tasks;
+        pairs.back().largest = std::max(pairs.back().largest, t.memory_bytes);
+        ++tasks;
+    }
+    const auto gib = [](std::uint64_t bytes) {
+        std::ostringstream s;
+        s << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1u << 30) << " GiB";
+        return s.str();
+    };
+    for (const Over& o : pairs) {
+        out << "warning: ";
+        if (o.sliced)
+            out << o.tasks << " slice task" << (o.tasks == 1 ? "" : "s") << " of " << o.pair << " estimated at up to "
+                << gib(o.largest) << ", over --memory: a slice is one level of men advancement at the least, and "
+                << "its values, its boundary and its largest subgame stay in memory\n";
+        else
+            out << "task " << o.pair << " estimated at " << gib(o.largest) << ", over --memory: "
                 << (plan.options.dtw ? "the distances to win are solved a whole pair at a time"
-                                     : "its largest subgame passes it even held compact, and slices do not split a subgame")
+                                     : "a kings-only pair is one subgame, not sliced")
                 << '\n';
+    }
+    if (tasks > 0)
+        out << "warning: " << tasks << " of " << plan.tasks.size() << " tasks (" << pairs.size()
+            << " pairs) are estimated over --memory " << gib(budget) << " (docs/WORKFLOW.md)\n";
 }
 
 int run_plan(PlanOptions o) {

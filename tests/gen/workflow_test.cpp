@@ -146,6 +146,31 @@ TEST(Workflow, ABudgetSlicesThePairsThatPassItAndBoundsEveryOtherTask) {
     EXPECT_NE(plan.find("KMvKKMM.s2"), nullptr);  // the largest 6-piece pair
 }
 
+// A slice task holds a value and a capture bit for each of its positions (3/8 of a byte) and, as
+// the boundary of the slice after it, as much again: its estimate grows by 3/4 of a byte a position
+// from slice to slice, whatever else the task holds. At 8 pieces a pair's solver bytes times a
+// slice's positions pass 2^64; that product once wrapped, and every slice of the largest pairs
+// got about the same estimate.
+TEST(Workflow, ASliceTaskIsEstimatedAtThreeQuartersOfAByteMoreForEachPositionMore) {
+    WorkflowOptions o;
+    o.max_pieces = 8;
+    o.only = {named("KKMvKKKMM")};
+    o.slices = 12;
+    const WorkflowPlan plan = make_workflow_plan(o);
+    const WorkflowTask* first = plan.find("KKMvKKKMM.s1");
+    ASSERT_NE(first, nullptr);
+    int slices = 0;
+    for (const WorkflowTask& t : plan.tasks) {
+        if (slice_step_of_task(t) <= 0 || t.id.rfind("KKMvKKKMM.s", 0) != 0) continue;
+        ++slices;
+        const double more_positions = static_cast<double>(t.positions) - static_cast<double>(first->positions);
+        const double more_bytes = static_cast<double>(t.memory_bytes) - static_cast<double>(first->memory_bytes);
+        EXPECT_NEAR(more_bytes, 0.75 * more_positions, 1e-6 * static_cast<double>(first->memory_bytes)) << t.id;
+        EXPECT_GE(t.memory_bytes, t.positions * 3 / 4) << t.id;
+    }
+    EXPECT_EQ(slices, 12);
+}
+
 TEST(Workflow, PlanTsvReadsBackAsWritten) {
     const WorkflowPlan plan = plan_of(4, 3, true);
     const fs::path path = fs::temp_directory_path() / ("dtb-plan-" + std::to_string(::getpid()) + ".tsv");
