@@ -212,8 +212,8 @@ private:
     bool task_finished_already() {
         if (options_.slice_step > 0) {
             const Material& m = memory_plan_.plan().front();
-            const LevelRange levels = slice_at_step(m, options_.slices, options_.slice_step);
-            const bool finished = SliceFiles(options_.dir, m).finished(levels);
+            const Slice slice = slice_at_step(m, options_.slices, options_.slice_step);
+            const bool finished = SliceFiles(options_.dir, m).finished(slice);
             if (finished) log_ << "task " << options_.task << ": finished already\n" << std::flush;
             return finished;
         }
@@ -237,11 +237,13 @@ private:
         if (options_.slice_step != BuildOptions::kAllSlices) {
             const Material& m = memory_plan_.plan().front();
             const SliceFiles files(options_.dir, m);
-            const std::vector<LevelRange> slices = slice_levels(m, options_.slices);
-            const std::size_t needed = options_.slice_step > 0 ? static_cast<std::size_t>(options_.slice_step - 1) : slices.size();
-            for (std::size_t k = 0; k < needed; ++k)
-                if (!files.finished(slices[k]))
-                    throw TableError(files.path(slices[k]).string() + ": missing or incomplete; task " + options_.task +
+            const std::vector<Slice> slices = pair_slices(m, options_.slices);
+            // A slice task reads the slices just above it; the pair's writer, all of them.
+            const std::vector<Slice> read =
+                options_.slice_step > 0 ? slices_above(slices, static_cast<std::size_t>(options_.slice_step - 1)) : slices;
+            for (const Slice& s : read)
+                if (!files.finished(s))
+                    throw TableError(files.path(s).string() + ": missing or incomplete; task " + options_.task +
                                      " reads it (run the task of plan.tsv that writes it first)");
             if (options_.slice_step == BuildOptions::kWriteFromSlices) return;
         }
@@ -587,7 +589,7 @@ private:
                                 const MemoryPlan::NextReads& next_read, const SliceFiles& files) {
         const std::string label = label_of(m, position, plan_size);
         const PairLayout layout(m);
-        const std::vector<LevelRange> slices = slice_levels(m, memory_plan_.slices_of(m));
+        const std::vector<Slice> slices = pair_slices(m, memory_plan_.slices_of(m));
         const SolverOptions solver = solver_options(m, position);
         if (options_.slices == MemoryPlan::kSlicesWithinLimit) {
             progress_.finish();
@@ -603,7 +605,7 @@ private:
                 continue;
             }
             const auto slice_start = std::chrono::steady_clock::now();
-            auto boundary = k == 0 ? std::vector<HeldValues>() : files.read_boundary(slices[k - 1], layout);
+            auto boundary = files.read_boundary(slices_above(slices, k), layout.boundary_men_indices(slices[k]), layout);
             const SolvedSlice solved = solve_material_slice(
                 m, tables_, slices[k], std::move(boundary),
                 [&](double f, const std::string& note) { progress_.update(slice_label + " solving", f, note); },
@@ -611,9 +613,11 @@ private:
             files.write(solved, layout);
             std::uint64_t positions = 0;
             for (const HeldValues& side : solved.sides) positions += side.values.positions();
-            char buf[160];
-            std::snprintf(buf, sizeof buf, ", levels %d-%d, positions %llu, seconds %.1f", slices[k].lowest,
-                          slices[k].highest, static_cast<unsigned long long>(positions), seconds_since(slice_start));
+            char part[48] = "";
+            if (slices[k].parts > 1) std::snprintf(part, sizeof part, " part %d/%d", slices[k].part + 1, slices[k].parts);
+            char buf[200];
+            std::snprintf(buf, sizeof buf, ", levels %d-%d%s, positions %llu, seconds %.1f", slices[k].levels.lowest,
+                          slices[k].levels.highest, part, static_cast<unsigned long long>(positions), seconds_since(slice_start));
             progress_.finish();
             log_ << slice_label << buf << '\n' << std::flush;
         }
@@ -626,7 +630,7 @@ private:
                            const MemoryPlan::NextReads& next_read) {
         const PairLayout layout(m);
         try {
-            write_pair_from(label_of(m, position, plan_size), layout, slice_levels(m, memory_plan_.slices_of(m)),
+            write_pair_from(label_of(m, position, plan_size), layout, pair_slices(m, memory_plan_.slices_of(m)),
                             SliceFiles(options_.dir, m), next_read);
         } catch (const DamagedScratchFile& e) {
             throw damaged_task_input(e);
@@ -639,7 +643,7 @@ private:
     }
 
     void write_pair_from(const std::string& label, const PairLayout& layout,
-                         const std::vector<LevelRange>& slices, const SliceFiles& files,
+                         const std::vector<Slice>& slices, const SliceFiles& files,
                          const MemoryPlan::NextReads& next_read) {
         const auto start = std::chrono::steady_clock::now();
         for (int side = 0; side < layout.side_count(); ++side)
@@ -732,8 +736,7 @@ std::vector<std::string> table_files(const std::vector<Material>& materials, boo
 std::vector<std::string> slice_file_names(const Material& m, int slices) {
     const SliceFiles files(".", m);
     std::vector<std::string> out;
-    for (const LevelRange& levels : slice_levels(m, slices))
-        out.push_back(files.path(levels).lexically_relative(".").string());
+    for (const Slice& slice : pair_slices(m, slices)) out.push_back(files.path(slice).lexically_relative(".").string());
     return out;
 }
 

@@ -35,8 +35,8 @@ struct BuildOptions {
     // distances to win are solved a whole pair at a time.
     int slices = 1;
     // A task of a sliced plan (gen/workflow.hpp) does one step of its pair: kAllSlices solves every
-    // slice and writes the pair's files; k >= 1 solves slice k only, into its slice file (the file
-    // of slice k - 1 must be there); kWriteFromSlices writes the pair's files from its slice files
+    // slice and writes the pair's files; k >= 1 solves slice k only, into its slice file (the files
+    // of the slices of the level above must be there); kWriteFromSlices writes the pair's files from its slice files
     // (all must be there; the workflow engine removes them).
     static constexpr int kAllSlices = 0;
     static constexpr int kWriteFromSlices = -1;

@@ -195,7 +195,8 @@ void read_chunked_file(const fs::path& path, std::span<const std::span<std::uint
 }
 
 ChunkedPartReader::ChunkedPartReader(const fs::path& path, std::size_t part, std::uint64_t tag)
-    : path_(path), file_(open_file(path, "rb")) {
+    : path_(path), file_(open_file(path, "rb")), dctx_(ZSTD_createDCtx(), ZSTD_freeDCtx) {
+    if (!dctx_) throw std::bad_alloc();
     const Directory d = checked_directory(file_.get(), path, tag);
     if (part >= d.part_bytes.size()) throw DamagedScratchFile("scratch file " + path.string() + " has too few parts");
     std::uint64_t frame = 0, offset = 0;
@@ -208,22 +209,57 @@ ChunkedPartReader::ChunkedPartReader(const fs::path& path, std::size_t part, std
         throw DamagedScratchFile("scratch file " + path.string() + " is truncated");
 }
 
-void ChunkedPartReader::next_chunk() {
-    if (next_frame_ == frame_sizes_.size()) throw DamagedScratchFile("scratch file " + path_.string() + ": read past a part's end");
-    std::vector<std::uint8_t> frame(frame_sizes_[next_frame_]);
-    read_all(file_.get(), frame.data(), frame.size(), path_);
-    chunk_.resize(std::min<std::uint64_t>(kChunkBytes, size_ - next_frame_ * kChunkBytes));
-    decompress_chunk(chunk_, frame, path_, next_frame_);
-    ++next_frame_;
-    chunk_used_ = 0;
+void ChunkedPartReader::damaged() const {
+    throw DamagedScratchFile("scratch file " + path_.string() + " is damaged (chunk " + std::to_string(next_frame_ - 1) + ")");
+}
+
+// Decompresses the next bytes of the part into out_, a frame after another; each frame must give
+// exactly its chunk's bytes and end where its compressed bytes do.
+void ChunkedPartReader::refill() {
+    constexpr std::size_t kInBytes = std::size_t{64} << 10, kOutBytes = std::size_t{256} << 10;
+    out_.resize(kOutBytes);
+    out_used_ = 0;
+    ZSTD_outBuffer out{out_.data(), out_.size(), 0};
+    while (out.pos < out.size) {
+        if (frame_done_) {
+            if (next_frame_ == frame_sizes_.size()) break;  // the part's end
+            frame_left_ = frame_sizes_[next_frame_++];
+            frame_out_ = 0;
+            frame_done_ = false;
+            ZSTD_DCtx_reset(dctx_.get(), ZSTD_reset_session_only);
+        }
+        if (in_used_ == in_.size()) {
+            if (frame_left_ == 0) damaged();  // its bytes end inside the frame
+            in_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kInBytes, frame_left_)));
+            read_all(file_.get(), in_.data(), in_.size(), path_);
+            frame_left_ -= in_.size();
+            in_used_ = 0;
+        }
+        ZSTD_inBuffer in{in_.data(), in_.size(), in_used_};
+        const std::size_t before = out.pos;
+        const std::size_t left = ZSTD_decompressStream(dctx_.get(), &out, &in);
+        in_used_ = in.pos;
+        if (ZSTD_isError(left)) damaged();
+        frame_out_ += out.pos - before;
+        const std::uint64_t chunk = std::min<std::uint64_t>(kChunkBytes, size_ - (next_frame_ - 1) * kChunkBytes);
+        if (frame_out_ > chunk) damaged();
+        if (left == 0) {  // the frame ends: with its bytes, and with its chunk's size
+            if (frame_out_ != chunk || in_used_ != in_.size() || frame_left_ != 0) damaged();
+            frame_done_ = true;
+        }
+    }
+    out_.resize(out.pos);
+    if (out_.empty()) throw DamagedScratchFile("scratch file " + path_.string() + ": read past a part's end");
 }
 
 void ChunkedPartReader::read(std::span<std::uint8_t> out) {
+    if (out.size() > size_ - produced_) throw DamagedScratchFile("scratch file " + path_.string() + ": read past a part's end");
     while (!out.empty()) {
-        if (chunk_used_ == chunk_.size()) next_chunk();
-        const std::size_t n = std::min(out.size(), chunk_.size() - chunk_used_);
-        std::memcpy(out.data(), chunk_.data() + chunk_used_, n);
-        chunk_used_ += n;
+        if (out_used_ == out_.size()) refill();
+        const std::size_t n = std::min(out.size(), out_.size() - out_used_);
+        std::memcpy(out.data(), out_.data() + out_used_, n);
+        out_used_ += n;
+        produced_ += n;
         out = out.subspan(n);
     }
 }

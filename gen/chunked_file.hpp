@@ -14,6 +14,8 @@
 #include <span>
 #include <vector>
 
+#include <zstd.h>
+
 namespace dtb {
 
 // A scratch file that is damaged, truncated or of another build: what it holds must be made again.
@@ -41,8 +43,9 @@ std::optional<ChunkedFileInfo> read_chunked_info(const std::filesystem::path& pa
 void read_chunked_file(const std::filesystem::path& path, std::span<const std::span<std::uint8_t>> parts,
                        std::uint64_t tag);
 
-// Reads one part of a chunked file from its start, a chunk at a time: for streams much larger than
-// the memory they may use.
+// Reads one part of a chunked file from its start, decompressing as it goes: for streams much
+// larger than the memory they may use. About 1 MiB each (zstd's window and two small buffers, not
+// a whole chunk), so that the writer of a pair cut into hundreds of slices can hold one per slice.
 class ChunkedPartReader {
 public:
     // Throws as read_chunked_file does.
@@ -52,14 +55,22 @@ public:
     void read(std::span<std::uint8_t> out);
 
 private:
-    void next_chunk();
+    void refill();
+    [[noreturn]] void damaged() const;
     std::filesystem::path path_;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file_;
+    std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx_;
     std::vector<std::uint64_t> frame_sizes_;  // this part's chunks
     std::size_t next_frame_ = 0;
-    std::uint64_t size_ = 0, consumed_ = 0;
-    std::vector<std::uint8_t> chunk_;
-    std::size_t chunk_used_ = 0;
+    std::uint64_t size_ = 0;
+    std::uint64_t frame_left_ = 0;     // compressed bytes of the current frame not yet read
+    std::uint64_t frame_out_ = 0;      // bytes the current frame has given
+    bool frame_done_ = true;           // no frame begun, or the last one ended
+    std::vector<std::uint8_t> in_;     // compressed bytes read, from in_used_ on not yet decompressed
+    std::size_t in_used_ = 0;
+    std::vector<std::uint8_t> out_;    // decompressed bytes, from out_used_ on not yet copied out
+    std::size_t out_used_ = 0;
+    std::uint64_t produced_ = 0;       // decompressed bytes of the part so far
 };
 
 }  // namespace dtb

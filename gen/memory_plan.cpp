@@ -64,9 +64,14 @@ std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool c
     // (gen/class_solver.hpp), and its values (2 bits a position) kept for later pairs; compact,
     // they are written to the files without being held.
     if (m.men() == 0) return KingClassValues::solver_bytes(m) + (compact_cells ? 0 : (pair + 3) / 4);
-    // A slice: its values and its boundary, each at most about a slice's share of the pair.
-    const std::uint64_t values = slices > 1 ? pair * 3 / 8 * 2 / static_cast<std::uint64_t>(slices) : pair * 3 / 8;
-    return values + (compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4);
+    const std::uint64_t cells = compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4;
+    if (slices <= 1) return pair * 3 / 8 + cells;
+    // Sliced: the largest slice's values and boundary, in the shares of the pair the levels give.
+    const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);
+    std::uint64_t largest = 0, laid_out = 0;
+    for (const std::uint64_t p : by_level) laid_out += p;
+    for (const Slice& s : pair_slices(m, slices)) largest = std::max(largest, slice_solver_bytes(m, s, by_level));
+    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(largest) * pair / std::max<std::uint64_t>(laid_out, 1)) + cells;
 }
 
 std::uint64_t MemoryPlan::bytes_read_by(const Material& m) const {
@@ -86,7 +91,18 @@ int MemoryPlan::slices_within(const Material& m, std::uint64_t bytes) const {
     const int levels = static_cast<int>(pair_positions_by_level(m).size());
     for (int k = 2; k < levels; ++k)
         if (solver_bytes_in(m, k, false) <= bytes) return k;
-    return std::max(levels, 1);
+    if (m.men() == 0 || levels <= 1 || solver_bytes_in(m, levels, false) <= bytes) return std::max(levels, 1);
+    // Levels cut into parts: the fewest slices that fit, found by doubling and then halving (more
+    // parts never need more memory), up to a part a subgame.
+    const int most = kMostSlicesPerPair;
+    int fits = levels;
+    while (fits < most && solver_bytes_in(m, fits, false) > bytes) fits = std::min(most, fits * 2);
+    int too_few = std::max(fits / 2, levels);
+    while (fits - too_few > 1) {
+        const int mid = too_few + (fits - too_few) / 2;
+        (solver_bytes_in(m, mid, false) <= bytes ? fits : too_few) = mid;
+    }
+    return fits;
 }
 
 MemoryPlan::PairMemory MemoryPlan::pair_memory(std::size_t current) const {

@@ -44,9 +44,11 @@ public:
     // The slices the builder solves the pair of m in (slice_levels may give fewer).
     int slices_of(const Material& m) const;
 
-    // The fewest slices, at least 2, whose WDL solver (solver_bytes) takes at most `bytes`; one a
-    // level when none does. 1 for a pair of one level (kings only), which cannot be sliced.
+    // The fewest slices, at least 2, whose WDL solver (solver_bytes) takes at most `bytes`: ranges
+    // of levels, or where one a level does not fit, levels cut into parts (pair_slices); at most
+    // kMostSlicesPerPair. 1 for a pair of one level (kings only), which cannot be sliced.
     int slices_within(const Material& m, std::uint64_t bytes) const;
+    static constexpr int kMostSlicesPerPair = 1000;
 
     // Bytes of the block cache through which a pair reads the tables that do not fit in memory.
     static constexpr std::uint64_t kInputCacheBytes = std::uint64_t{256} << 20;

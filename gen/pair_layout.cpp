@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <tbb/enumerable_thread_specific.h>
+
 namespace dtb {
 
 PairLayout::PairLayout(const Material& m) : symmetric_(m.is_symmetric()) {
@@ -86,16 +88,49 @@ std::vector<std::vector<std::uint32_t>> PairLayout::configs_by_level() const {
     return out;
 }
 
-std::vector<std::vector<std::uint64_t>> PairLayout::men_indices_in(LevelRange range) const {
+std::vector<std::vector<std::uint64_t>> PairLayout::men_indices_in(const Slice& slice) const {
     const auto levels = configs_by_level();
     std::vector<std::vector<std::uint64_t>> out(indexes_.size());
-    for (int l = std::max(range.lowest, 0); l <= range.highest && l < static_cast<int>(levels.size()); ++l)
-        for (const std::uint32_t c : levels[static_cast<std::size_t>(l)]) {
+    const int highest = std::min(slice.levels.highest, static_cast<int>(levels.size()) - 1);
+    for (int l = std::max(slice.levels.lowest, 0); l <= highest; ++l)
+        for (const std::uint32_t c : subgames_of(slice, levels[static_cast<std::size_t>(l)])) {
             const Subgame g = subgame(c);
             for (int b = 0; b < g.block_count; ++b)
                 out[g.blocks[b].side].push_back(g.blocks[b].base / indexes_[g.blocks[b].side].king_placements());
         }
     for (auto& side : out) std::sort(side.begin(), side.end());
+    return out;
+}
+
+std::vector<std::vector<std::uint64_t>> PairLayout::boundary_men_indices(const Slice& slice) const {
+    const auto levels = configs_by_level();
+    const int top = slice.levels.highest;
+    std::vector<std::vector<std::uint64_t>> out(indexes_.size());
+    if (top < 0 || top + 1 >= static_cast<int>(levels.size())) return out;  // the most advanced slice
+    const std::span<const std::uint32_t> subgames = subgames_of(slice, levels[static_cast<std::size_t>(top)]);
+    tbb::enumerable_thread_specific<std::vector<std::vector<std::uint64_t>>> found(indexes_.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, subgames.size(), 256), [&](const auto& r) {
+        auto& mine = found.local();
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+            const Subgame g = subgame(subgames[i]);
+            for (int b = 0; b < g.block_count; ++b) {
+                // Without kings every man move that any king placement allows is there.
+                const Position pos = compose_position(g.blocks[b].men, KingPlacement{});
+                const int target = partner_side(g.blocks[b].side);
+                for (const Move& m : generate_quiet_man_moves(pos)) {
+                    const Position after = apply_move(pos, m);
+                    if (after.kings) continue;  // a promotion: another material
+                    mine[static_cast<std::size_t>(target)].push_back(indexes_[target].men_index(men_config_of(flip_colors(after))));
+                }
+            }
+        }
+    });
+    for (const auto& mine : found)
+        for (std::size_t side = 0; side < out.size(); ++side) out[side].insert(out[side].end(), mine[side].begin(), mine[side].end());
+    for (auto& side : out) {
+        std::sort(side.begin(), side.end());
+        side.erase(std::unique(side.begin(), side.end()), side.end());
+    }
     return out;
 }
 

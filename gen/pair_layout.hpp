@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -48,6 +49,16 @@ struct LevelRange {
     int lowest = 0;
     int highest = 0;
     friend bool operator==(const LevelRange&, const LevelRange&) = default;
+};
+
+// What one slice of a pair holds: a range of levels, or, for a level too large for one task, part
+// `part` of `parts` of it (its subgames in order, cut into parts of about equal counts). The
+// subgames of one level do not depend on one another, so the parts of a level are independent.
+struct Slice {
+    LevelRange levels;
+    int part = 0;
+    int parts = 1;
+    friend bool operator==(const Slice&, const Slice&) = default;
 };
 
 // The positions of the pair of m (m and its mirror) at each advancement level, counted row by row
@@ -100,21 +111,31 @@ public:
     std::vector<std::uint64_t> positions_by_level() const;
     LevelRange all_levels() const { return {0, level_count() - 1}; }
 
-    // The men indices of the blocks of the subgames in `levels`, per side, sorted.
-    std::vector<std::vector<std::uint64_t>> men_indices_in(LevelRange levels) const;
+    // The men indices of the blocks of the subgames of `slice`, per side, sorted.
+    std::vector<std::vector<std::uint64_t>> men_indices_in(const Slice& slice) const;
 
-    // Runs solve(subgame, SubgameProgress) on every subgame of `levels`: levels from the highest
+    // The men indices, per side, sorted, of the configurations of level slice.levels.highest + 1
+    // that a man move from a subgame of the slice's highest level reaches (with any kings: a
+    // superset of what its positions reach): the boundary the slice reads.
+    std::vector<std::vector<std::uint64_t>> boundary_men_indices(const Slice& slice) const;
+
+    // Runs solve(subgame, SubgameProgress) on every subgame of `slice`: levels from the highest
     // down, the subgames of a level in parallel.
     template <typename Solve>
-    void solve_by_level(Solve&& solve, const ProgressCallback& progress, LevelRange range) const {
+    void solve_by_level(Solve&& solve, const ProgressCallback& progress, const Slice& slice) const {
         const auto levels = configs_by_level();
         const std::vector<std::uint64_t> positions = positions_by_level();
         std::atomic<std::uint64_t> done{0};
-        std::uint64_t total = 0;
-        for (int l = range.lowest; l <= range.highest; ++l) total += positions[static_cast<std::size_t>(l)];
-        const SubgameProgress reporter(progress, done, static_cast<double>(total));
-        for (int l = range.highest; l >= range.lowest; --l) {
+        double total = 0;  // a part's share of its level's positions: near enough for progress
+        for (int l = slice.levels.lowest; l <= slice.levels.highest; ++l) {
             const auto& level = levels[static_cast<std::size_t>(l)];
+            if (!level.empty())
+                total += static_cast<double>(positions[static_cast<std::size_t>(l)]) *
+                         static_cast<double>(subgames_of(slice, level).size()) / static_cast<double>(level.size());
+        }
+        const SubgameProgress reporter(progress, done, total);
+        for (int l = slice.levels.highest; l >= slice.levels.lowest; --l) {
+            const std::span<const std::uint32_t> level = subgames_of(slice, levels[static_cast<std::size_t>(l)]);
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level.size(), 1), [&](const auto& r) {
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
                     const Subgame g = subgame(level[i]);
@@ -127,7 +148,7 @@ public:
     }
     template <typename Solve>
     void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
-        solve_by_level(solve, progress, all_levels());
+        solve_by_level(solve, progress, Slice{all_levels()});
     }
 
     // Every position of the partner block from which a king move leads to `pos` (of `block`): the
@@ -160,6 +181,13 @@ private:
     // Men configurations of side 0 by advancement; for a symmetric material only the first of
     // each pair {c, flip(c)}.
     std::vector<std::vector<std::uint32_t>> configs_by_level() const;
+    // The subgames of `level` (its list in configs_by_level) that `slice` holds: all, or its part.
+    static std::span<const std::uint32_t> subgames_of(const Slice& slice, const std::vector<std::uint32_t>& level) {
+        const std::uint64_t n = level.size();
+        const std::uint64_t first = n * static_cast<std::uint64_t>(slice.part) / static_cast<std::uint64_t>(slice.parts);
+        const std::uint64_t end = n * static_cast<std::uint64_t>(slice.part + 1) / static_cast<std::uint64_t>(slice.parts);
+        return std::span<const std::uint32_t>(level).subspan(first, end - first);
+    }
 
     bool symmetric_;
     std::vector<PositionIndex> indexes_;

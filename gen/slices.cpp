@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
+#include <sys/resource.h>
 #include <xxhash.h>
 
 #include "gen/chunked_file.hpp"
@@ -52,7 +54,7 @@ private:
     void refill() {
         const std::uint64_t left = reader_.size() - read_;
         if (left == 0) throw DamagedScratchFile("a slice file ends early");
-        buffer_.resize(std::min<std::uint64_t>(left, std::size_t{1} << 20));
+        buffer_.resize(std::min<std::uint64_t>(left, std::size_t{64} << 10));
         reader_.read(buffer_);
         read_ += buffer_.size();
         item_ = 0;
@@ -96,33 +98,104 @@ std::vector<LevelRange> slice_levels(const Material& m, int count) {
     return out;
 }
 
-LevelRange slice_at_step(const Material& m, int count, int step) {
-    const std::vector<LevelRange> slices = slice_levels(m, count);
+std::vector<Slice> pair_slices(const Material& m, int count) {
+    const std::vector<std::uint64_t> positions = pair_positions_by_level(m);
+    std::vector<Slice> out;
+    if (m.men() == 0 || count <= static_cast<int>(positions.size())) {
+        for (const LevelRange& r : slice_levels(m, count)) out.push_back({r});
+        return out;
+    }
+    // Parts handed out one at a time to the level whose parts are largest (ties: the more
+    // advanced), at most one a configuration: exactly `count` slices unless every level is cut to
+    // its configurations, and a task given the number of slices made finds the same ones.
+    const std::vector<std::uint64_t> configs = men_configs_by_advancement(m);
+    std::vector<int> parts(positions.size(), 0);
+    int given = 0;
+    for (std::size_t l = 0; l < positions.size(); ++l)
+        if (positions[l] > 0) parts[l] = 1, ++given;
+    for (; given < count; ++given) {
+        std::optional<std::size_t> next;
+        for (std::size_t l = positions.size(); l-- > 0;) {
+            if (parts[l] == 0 || static_cast<std::uint64_t>(parts[l]) >= configs[l]) continue;
+            // positions[l] / parts[l] > positions[*next] / parts[*next], without rounding
+            if (!next || static_cast<unsigned __int128>(positions[l]) * static_cast<unsigned>(parts[*next]) >
+                             static_cast<unsigned __int128>(positions[*next]) * static_cast<unsigned>(parts[l]))
+                next = l;
+        }
+        if (!next) break;
+        ++parts[*next];
+    }
+    for (int l = static_cast<int>(positions.size()) - 1; l >= 0; --l) {
+        const int n = parts[static_cast<std::size_t>(l)];
+        for (int part = 0; part < n; ++part) out.push_back({{l, l}, n > 1 ? part : 0, n});
+    }
+    return out;
+}
+
+Slice slice_at_step(const Material& m, int count, int step) {
+    const std::vector<Slice> slices = pair_slices(m, count);
     if (step < 1 || step > static_cast<int>(slices.size()))
         throw std::invalid_argument("the pair of " + m.name() + " has " + std::to_string(slices.size()) + " slices, not a slice " +
                                     std::to_string(step));
     return slices[static_cast<std::size_t>(step - 1)];
 }
 
-SliceFiles::SliceFiles(const fs::path& db_dir, const Material& m) : dir_(db_dir / ".dtb-slices"), name_(m.name()) {}
-
-fs::path SliceFiles::path(const LevelRange& levels) const {
-    return dir_ / (name_ + ".levels-" + std::to_string(levels.lowest) + "-" + std::to_string(levels.highest));
+std::vector<Slice> slices_above(const std::vector<Slice>& slices, std::size_t k) {
+    std::vector<Slice> out;
+    for (const Slice& s : slices)
+        if (s.levels.lowest == slices[k].levels.highest + 1) out.push_back(s);
+    return out;
 }
 
-std::uint64_t SliceFiles::tag(const LevelRange& levels) const {
-    const std::string what = "dtb slice 1 " + path(levels).filename().string();
+std::uint64_t boundary_positions_bound(const Material& m, const Slice& slice, const std::vector<std::uint64_t>& by_level) {
+    const auto above = static_cast<std::size_t>(slice.levels.highest + 1);
+    if (above >= by_level.size()) return 0;
+    if (slice.parts == 1) return by_level[above];
+    // A subgame's block of one side reaches at most two configurations of the other side a man of
+    // the side to move: at most 2 * men * (the larger block) / (the subgame) a position.
+    const std::uint64_t k0 = PositionIndex(m).king_placements();
+    const std::uint64_t k1 = m.is_symmetric() ? k0 : PositionIndex(m.mirror()).king_placements();
+    const std::uint64_t part = slice_positions(slice, by_level);
+    const auto reach = static_cast<double>(part) * 2.0 * m.men() * static_cast<double>(std::max(k0, k1)) / static_cast<double>(k0 + k1);
+    return std::min(by_level[above], static_cast<std::uint64_t>(reach));
+}
+
+std::uint64_t slice_positions(const Slice& slice, const std::vector<std::uint64_t>& by_level) {
+    std::uint64_t out = 0;
+    const auto part = static_cast<unsigned __int128>(slice.part), parts = static_cast<unsigned __int128>(slice.parts);
+    for (int l = slice.levels.lowest; l <= slice.levels.highest; ++l) {
+        const unsigned __int128 level = by_level[static_cast<std::size_t>(l)];
+        out += static_cast<std::uint64_t>(level * (part + 1) / parts - level * part / parts);
+    }
+    return out;
+}
+
+std::uint64_t slice_solver_bytes(const Material& m, const Slice& slice, const std::vector<std::uint64_t>& by_level) {
+    return slice_positions(slice, by_level) * 3 / 8 + boundary_positions_bound(m, slice, by_level) / 4;
+}
+
+SliceFiles::SliceFiles(const fs::path& db_dir, const Material& m) : dir_(db_dir / ".dtb-slices"), name_(m.name()) {}
+
+fs::path SliceFiles::path(const Slice& slice) const {
+    std::string name = name_ + ".levels-" + std::to_string(slice.levels.lowest) + "-" + std::to_string(slice.levels.highest);
+    if (slice.parts > 1) name += ".part-" + std::to_string(slice.part + 1) + "-of-" + std::to_string(slice.parts);
+    return dir_ / name;
+}
+
+std::uint64_t SliceFiles::tag(const Slice& slice) const {
+    const std::string what = "dtb slice 1 " + path(slice).filename().string();
     return XXH64(what.data(), what.size(), 0);
 }
 
-bool SliceFiles::finished(const LevelRange& levels) const {
-    const auto info = read_chunked_info(path(levels));
-    return info && info->tag == tag(levels);
+bool SliceFiles::finished(const Slice& slice) const {
+    const auto info = read_chunked_info(path(slice));
+    return info && info->tag == tag(slice);
 }
 
 void SliceFiles::write(const SolvedSlice& slice, const PairLayout& layout) const {
     fs::create_directories(dir_);
-    const auto lowest_men = layout.men_indices_in({slice.levels.lowest, slice.levels.lowest});
+    const Slice& s = slice.slice;
+    const auto lowest_men = layout.men_indices_in(Slice{{s.levels.lowest, s.levels.lowest}, s.part, s.parts});
     std::vector<PackedValues> lowest;
     std::vector<std::span<const std::uint8_t>> parts;
     lowest.reserve(slice.sides.size());
@@ -139,26 +212,52 @@ void SliceFiles::write(const SolvedSlice& slice, const PairLayout& layout) const
             low.raw()};
         parts.insert(parts.end(), std::begin(side_parts), std::end(side_parts));
     }
-    write_chunked_file(path(slice.levels), parts, tag(slice.levels));
+    write_chunked_file(path(s), parts, tag(s));
 }
 
-std::vector<HeldValues> SliceFiles::read_boundary(const LevelRange& above, const PairLayout& layout) const {
-    const fs::path file = path(above);
+std::vector<HeldValues> SliceFiles::read_boundary(const std::vector<Slice>& above,
+                                                  const std::vector<std::vector<std::uint64_t>>& men,
+                                                  const PairLayout& layout) const {
     std::vector<HeldValues> out;
     for (int side = 0; side < layout.side_count(); ++side) {
-        std::vector<std::uint64_t> men = read_men(file, side, kLowestMen, tag(above));
-        HeldConfigs configs(std::move(men), layout.index(side).king_placements());
+        const std::uint64_t kings = layout.index(side).king_placements();
+        HeldConfigs configs(men[static_cast<std::size_t>(side)], kings);
         PackedValues values(configs.positions());
-        ChunkedPartReader reader(file, part_of(side, kLowestValues), tag(above));
-        if (reader.size() != values.bytes()) throw DamagedScratchFile(file.string() + ": boundary of another size");
-        reader.read(values.raw());
+        std::uint64_t found = 0;
+        std::vector<std::uint8_t> items;
+        for (const Slice& s : above) {
+            // Every configuration of the file's lowest level is read through; the needed ones kept.
+            const fs::path file = path(s);
+            const std::vector<std::uint64_t> lowest = read_men(file, side, kLowestMen, tag(s));
+            if (ChunkedPartReader(file, part_of(side, kLowestValues), tag(s)).size() != (lowest.size() * kings + 3) / 4)
+                throw DamagedScratchFile(file.string() + ": boundary of another size");
+            ItemStream stream(file, part_of(side, kLowestValues), tag(s), 2);
+            for (const std::uint64_t c : lowest) {
+                const std::uint64_t base = configs.base(c);
+                found += base != HeldConfigs::kNotHeld;
+                for (std::uint64_t k = 0; k < kings;) {
+                    items.assign(std::min<std::uint64_t>(kings - k, std::uint64_t{1} << 20), 0);
+                    stream.or_into(items, 0);
+                    if (base != HeldConfigs::kNotHeld)
+                        for (std::size_t j = 0; j < items.size(); ++j) values.set(base + k + j, static_cast<Value>(items[j]));
+                    k += items.size();
+                }
+            }
+        }
+        if (found != configs.men_indices().size())
+            throw DamagedScratchFile(dir_.string() + ": the slice files above " + name_ + " lack configurations of its boundary");
         out.push_back({std::move(configs), std::move(values), CaptureBits()});
     }
     return out;
 }
 
 std::function<void(std::uint64_t, std::span<std::uint8_t>)> SliceFiles::value_stream(
-    const std::vector<LevelRange>& slices, const PairLayout& layout, int side) const {
+    const std::vector<Slice>& slices, const PairLayout& layout, int side) const {
+    // Two open files a slice: hundreds of slices may pass the usual soft limit of 1024.
+    if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
     struct State {
         std::vector<std::unique_ptr<SliceCursor>> cursors;
         std::uint64_t kings = 0, next = 0;
@@ -166,11 +265,11 @@ std::function<void(std::uint64_t, std::span<std::uint8_t>)> SliceFiles::value_st
     };
     auto state = std::make_shared<State>();
     state->kings = layout.index(side).king_placements();
-    for (const LevelRange& levels : slices) {
-        const fs::path file = path(levels);
+    for (const Slice& slice : slices) {
+        const fs::path file = path(slice);
         state->cursors.push_back(std::make_unique<SliceCursor>(SliceCursor{
-            read_men(file, side, kMen, tag(levels)), 0, ItemStream(file, part_of(side, kValues), tag(levels), 2),
-            ItemStream(file, part_of(side, kCaptures), tag(levels), 1)}));
+            read_men(file, side, kMen, tag(slice)), 0, ItemStream(file, part_of(side, kValues), tag(slice), 2),
+            ItemStream(file, part_of(side, kCaptures), tag(slice), 1)}));
     }
     return [state, name = path(slices.front()).string()](std::uint64_t first, std::span<std::uint8_t> out) {
         if (first != state->next) throw std::logic_error("slice values are streamed in order only");

@@ -60,7 +60,7 @@ struct HeldValues {
 
 // A solved slice, per side of the pair: its configurations' values and capture bits.
 struct SolvedSlice {
-    LevelRange levels;
+    Slice slice;
     std::vector<HeldValues> sides;
 };
 
@@ -69,9 +69,32 @@ struct SolvedSlice {
 // positions), from the most advanced down, with about equal numbers of positions.
 std::vector<LevelRange> slice_levels(const Material& m, int count);
 
-// Slice `step` (1 for the most advanced) of slice_levels(m, count); std::invalid_argument when the
+// The slices of the pair of m for `count`: slice_levels(m, count) where the pair has at least
+// `count` levels (or no men); otherwise a slice a level, each cut into parts, about `count` slices
+// of about equal positions in all, from the most advanced level down.
+std::vector<Slice> pair_slices(const Material& m, int count);
+
+// Slice `step` (1 for the most advanced) of pair_slices(m, count); std::invalid_argument when the
 // pair has fewer slices (a kings-only pair has one, whatever the count).
-LevelRange slice_at_step(const Material& m, int count, int step);
+Slice slice_at_step(const Material& m, int count, int step);
+
+// The slices of `slices` whose values slices[k] reads as its boundary: those whose lowest level is
+// just above its highest (one slice, or the parts of one level).
+std::vector<Slice> slices_above(const std::vector<Slice>& slices, std::size_t k);
+
+// An upper bound of the positions of the boundary of `slice` (of pair_slices(m, ...)), from the
+// positions by level alone: a part reaches at most two configurations a man of the side to move
+// (in the level above), a range of levels the whole level above.
+std::uint64_t boundary_positions_bound(const Material& m, const Slice& slice, const std::vector<std::uint64_t>& by_level);
+
+// The positions of `slice`, from the pair's positions by level (pair_positions_by_level): a part
+// holds its share of its level (the parts cut a level's subgames, of about equal sizes).
+std::uint64_t slice_positions(const Slice& slice, const std::vector<std::uint64_t>& by_level);
+
+// Bytes the WDL solver holds for `slice` besides the cells of its largest subgame: the value and
+// capture bit of each of its positions (3 bits) and its boundary (2 bits a position, at most
+// boundary_positions_bound).
+std::uint64_t slice_solver_bytes(const Material& m, const Slice& slice, const std::vector<std::uint64_t>& by_level);
 
 // The scratch files of the slices of one pair, in DIR/.dtb-slices. A file's tag names the pair
 // and its levels, so a file is only taken for the slice it was written for.
@@ -79,23 +102,25 @@ class SliceFiles {
 public:
     SliceFiles(const std::filesystem::path& db_dir, const Material& m);
 
-    std::filesystem::path path(const LevelRange& levels) const;
+    std::filesystem::path path(const Slice& slice) const;
     // Whether the slice's file is there and complete.
-    bool finished(const LevelRange& levels) const;
+    bool finished(const Slice& slice) const;
     // Writes the slice's file: its values and capture bits, and separately its lowest level's
-    // values, the next slice's boundary. Throws std::runtime_error naming the file on failure.
+    // values, the boundary of the slices below. Throws std::runtime_error naming the file on failure.
     void write(const SolvedSlice& slice, const PairLayout& layout) const;
-    // The boundary of the slice below `levels`: the values of its lowest level, per side.
-    std::vector<HeldValues> read_boundary(const LevelRange& levels, const PairLayout& layout) const;
+    // A boundary: the values of the configurations `men` (per side, sorted) from the files of
+    // `above` (slices_above), which must hold them all.
+    std::vector<HeldValues> read_boundary(const std::vector<Slice>& above, const std::vector<std::vector<std::uint64_t>>& men,
+                                          const PairLayout& layout) const;
     // Value bytes (SolvedMaterial::value_byte) of side `side` of the pair, positions 0, 1, ... in
     // order, from the files of `slices` (which must cover every level): for the writer, streamed.
     std::function<void(std::uint64_t first, std::span<std::uint8_t> out)> value_stream(
-        const std::vector<LevelRange>& slices, const PairLayout& layout, int side) const;
+        const std::vector<Slice>& slices, const PairLayout& layout, int side) const;
     // Removes the pair's slice files (its database files are written).
     void remove_all() const;
 
 private:
-    std::uint64_t tag(const LevelRange& levels) const;
+    std::uint64_t tag(const Slice& slice) const;
     std::filesystem::path dir_;
     std::string name_;
 };

@@ -66,17 +66,17 @@ class PairSolver {
 public:
     // The whole pair.
     PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
-        : finished_(finished), layout_(m), levels_(layout_.all_levels()), compact_(options.compact_large_subgames) {
+        : finished_(finished), layout_(m), slice_{layout_.all_levels()}, compact_(options.compact_large_subgames) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
-    // The slice of `levels`, with the values of level levels.highest + 1 in `boundary` (none for
-    // the most advanced slice).
-    PairSolver(const Material& m, const ValueTables& finished, LevelRange levels, std::vector<HeldValues> boundary,
+    // One slice, with the values its man moves reach in the level above it in `boundary` (none
+    // for the most advanced slice).
+    PairSolver(const Material& m, const ValueTables& finished, const Slice& slice, std::vector<HeldValues> boundary,
                SolverOptions options)
-        : finished_(finished), layout_(m), levels_(levels), compact_(options.compact_large_subgames),
+        : finished_(finished), layout_(m), slice_(slice), compact_(options.compact_large_subgames),
           boundary_(std::move(boundary)) {
-        auto men = layout_.men_indices_in(levels);
+        auto men = layout_.men_indices_in(slice);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
     }
@@ -91,7 +91,7 @@ public:
 
     SolvedSlice solve_slice(const ProgressCallback& progress) {
         solve(progress);
-        return {levels_, std::move(own_)};
+        return {slice_, std::move(own_)};
     }
 
 private:
@@ -101,7 +101,7 @@ private:
     }
 
     void solve(const ProgressCallback& progress) {
-        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress, levels_);
+        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress, slice_);
     }
 
     // The value of position king_index of configuration men_index of `side`, solved already: in
@@ -390,7 +390,7 @@ private:
 
     const ValueTables& finished_;
     PairLayout layout_;
-    LevelRange levels_;
+    Slice slice_;
     bool compact_;
     std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
     std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
@@ -405,11 +405,11 @@ std::vector<SolvedMaterial> solve_material_pair(const Material& material, const 
     return PairSolver(material, finished, options).solve_pair(progress);
 }
 
-SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, LevelRange levels,
+SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, const Slice& slice,
                                  std::vector<HeldValues> boundary, const ProgressCallback& progress,
                                  SolverOptions options) {
     if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return PairSolver(material, finished, levels, std::move(boundary), options).solve_slice(progress);
+    return PairSolver(material, finished, slice, std::move(boundary), options).solve_slice(progress);
 }
 
 }  // namespace dtb

@@ -49,9 +49,10 @@ struct SolverOptions {
 std::vector<SolvedMaterial> solve_material_pair(const Material& material, const ValueTables& finished,
                                                 const ProgressCallback& progress = {}, SolverOptions options = {});
 
-// Solves the slice `levels` of the pair of `material` (see gen/slices.hpp): `boundary` holds the
-// values of level levels.highest + 1 of either side (empty for the most advanced slice).
-SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, LevelRange levels,
+// Solves one slice of the pair of `material` (see gen/slices.hpp): `boundary` holds the values of
+// the configurations of level slice.levels.highest + 1 that its man moves reach, of either side
+// (PairLayout::boundary_men_indices; empty for the most advanced slice).
+SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, const Slice& slice,
                                  std::vector<HeldValues> boundary, const ProgressCallback& progress = {},
                                  SolverOptions options = {});
 

@@ -21,6 +21,7 @@
 
 #include "gen/king_move_values.hpp"
 #include "gen/loader.hpp"
+#include "gen/pair_layout.hpp"
 #include "gen/progress.hpp"
 #include "gen/dtw_solver.hpp"
 #include "probe/table_file.hpp"
@@ -105,12 +106,20 @@ private:
 
 class Verifier {
 public:
-    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<LevelRange> levels,
+    Verifier(const fs::path& dir, std::ostream& log, std::size_t max_reported, std::optional<Slice> slice,
              const fs::path& record)
-        : dir_(dir), log_(log), max_reported_(max_reported), levels_(levels), record_(record),
+        : dir_(dir), log_(log), max_reported_(max_reported), slice_(slice), record_(record),
           progress_(log, ::isatty(STDERR_FILENO) != 0) {}
 
     VerifyReport run(const std::vector<Material>& only) {
+        if (slice_ && slice_->parts > 1) {
+            if (only.empty()) throw std::invalid_argument("a part of a level is checked in its pair only");
+            // The part's configurations as the builder's layout of the pair orders them.
+            const PairLayout layout(only.front());
+            auto men = layout.men_indices_in(*slice_);
+            for (int side = 0; side < layout.side_count(); ++side)
+                part_men_[layout.index(side).material()] = std::move(men[static_cast<std::size_t>(side)]);
+        }
         const auto present = materials_in_folder(dir_);
         if (present.empty() && only.empty())  // nothing checked is not "ok"
             throw std::runtime_error("no databases (*.wdl files) in " + dir_.string());
@@ -152,7 +161,8 @@ private:
     // The files m's check reads (names, sizes, modification times), and the levels checked.
     std::string fingerprint_of(const Material& m) const {
         std::ostringstream what;
-        if (levels_) what << "levels " << levels_->lowest << '-' << levels_->highest;
+        if (slice_) what << "levels " << slice_->levels.lowest << '-' << slice_->levels.highest;
+        if (slice_ && slice_->parts > 1) what << " part " << slice_->part + 1 << '/' << slice_->parts;
         for (const Material& r : materials_read_by(m))
             for (const fs::path& file : {dir_ / format::wdl_file_name(r), dir_ / format::dtw_file_name(r)}) {
                 std::error_code error;
@@ -270,10 +280,7 @@ private:
         std::snprintf(label, sizeof label, "[%zu/%zu] %s king moves", number, count, m.name().c_str());
         std::optional<KingMoveValues> out(
             std::in_place, m, *mirror,
-            [&](const MenConfig& men) {
-                const int level = men_advancement(men);
-                return !levels_ || (level >= levels_->lowest && level <= levels_->highest);
-            },
+            [&, index = PositionIndex(m)](const MenConfig& men) { return in_slice(m, men, [&] { return index.men_index(men); }); },
             [&](double done) { report_progress(label, done); });
         progress_.finish();
         return out;
@@ -296,7 +303,8 @@ private:
     // m is the `number`-th of `count` materials to check (the head of its progress line).
     void check_material(const Material& m, bool with_dtw, std::size_t number, std::size_t count) {
         log_ << "checking values of " << m.name() << (with_dtw ? " and distances to win" : "");
-        if (levels_) log_ << ", men advancement " << levels_->lowest << "-" << levels_->highest << " only";
+        if (slice_) log_ << ", men advancement " << slice_->levels.lowest << "-" << slice_->levels.highest << " only";
+        if (slice_ && slice_->parts > 1) log_ << ", part " << slice_->part + 1 << " of " << slice_->parts;
         log_ << '\n' << std::flush;
         const PositionIndex index(m);
         char label[96];
@@ -310,12 +318,11 @@ private:
             bool walker_at_i = true;  // false after skipping configurations outside the levels
             for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
                 if (walker_at_i && i != r.begin()) walker.next();
-                if (levels_ && (i == r.begin() || i % per_config == 0)) {
-                    // One configuration's king placements share its level: skip them all at once.
+                if (slice_ && (i == r.begin() || i % per_config == 0)) {
+                    // One configuration's king placements share its slice: skip them all at once.
                     const std::uint64_t config = i / per_config;
                     const MenConfig men = walker_at_i ? men_config_of(walker.current()) : index.men_config(config);
-                    const int level = men_advancement(men);
-                    if (level < levels_->lowest || level > levels_->highest) {
+                    if (!in_slice(m, men, [&] { return config; })) {
                         i = std::min(r.end(), (config + 1) * per_config) - 1;
                         walker_at_i = false;
                         continue;
@@ -352,7 +359,19 @@ private:
     fs::path dir_;
     std::ostream& log_;
     std::size_t max_reported_;
-    std::optional<LevelRange> levels_;
+    // Whether men (of m, whose men index men_index() gives) are in the slice checked.
+    template <typename MenIndex>
+    bool in_slice(const Material& m, const MenConfig& men, MenIndex&& men_index) const {
+        if (!slice_) return true;
+        const int level = men_advancement(men);
+        if (level < slice_->levels.lowest || level > slice_->levels.highest) return false;
+        if (slice_->parts == 1) return true;
+        const auto it = part_men_.find(m);
+        return it != part_men_.end() && std::binary_search(it->second.begin(), it->second.end(), men_index());
+    }
+
+    std::optional<Slice> slice_;
+    std::map<Material, std::vector<std::uint64_t>> part_men_;  // a part's configurations, per material
     CheckRecord record_;
     std::set<Material> present_;
     std::set<Material> failed_;
@@ -369,8 +388,8 @@ private:
 }  // namespace
 
 VerifyReport verify_folder(const fs::path& dir, const std::vector<Material>& only, std::ostream& log,
-                           std::size_t max_reported, std::optional<LevelRange> levels, const fs::path& record) {
-    return Verifier(dir, log, max_reported, levels, record).run(only);
+                           std::size_t max_reported, std::optional<Slice> slice, const fs::path& record) {
+    return Verifier(dir, log, max_reported, slice, record).run(only);
 }
 
 }  // namespace dtb

@@ -38,15 +38,16 @@ std::vector<Material> materials_in_folder(const std::filesystem::path& dir);
 
 // Checks the given materials (all of `dir` when empty). Progress lines go to `log`. Throws
 // std::runtime_error when `dir` is not a folder, or holds no database file and `only` is empty.
-// With `levels`, only the positions whose men advancement is in that range are checked (a slice
-// of a pair, gen/slices.hpp, so that a large pair's check can be split into tasks).
+// With `slice`, only the positions of that slice of the pair are checked (gen/slices.hpp, so that
+// a large pair's check can be split into tasks; a part of a level needs `only` to be the pair,
+// its first material first, as the builder lays it out).
 // With a `record` file, a check of hours can be stopped and resumed: each material found sound is
 // appended to it (synced) with the seconds its check took and a fingerprint of every file that
 // check read (name, size, modification time), and a material recorded with the fingerprint its
 // files have now is not checked again. Throws std::runtime_error when the record cannot be read or
 // written.
 VerifyReport verify_folder(const std::filesystem::path& dir, const std::vector<Material>& only, std::ostream& log,
-                           std::size_t max_reported = 10, std::optional<LevelRange> levels = std::nullopt,
+                           std::size_t max_reported = 10, std::optional<Slice> slice = std::nullopt,
                            const std::filesystem::path& record = {});
 
 }  // namespace dtb

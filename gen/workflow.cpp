@@ -40,12 +40,6 @@ constexpr double kThroughCacheCpuFactor = 1.14;
 
 const std::string kPlanMagic = "# dtb plan";
 
-// a * b / c without the overflow of a * b: at 8 pieces a pair's solver bytes (1e11) times a slice's
-// positions (3e10) pass 2^64.
-std::uint64_t scaled(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(a) * b / c);
-}
-
 bool is_slice_file(const std::string& name) { return name.rfind(".dtb-slices/", 0) == 0; }
 // A slice task's output is a scratch file that the pair's task reads and the engine then removes.
 bool is_slice_task(const WorkflowTask& t) { return t.outputs.size() == 1 && is_slice_file(t.outputs.front()); }
@@ -109,7 +103,7 @@ public:
             }
             WorkflowTask whole = pair_task(m);
             const int slices = slices_for(m, whole);
-            if (slices > 1 && slice_levels(m, slices).size() > 1) {
+            if (slices > 1 && pair_slices(m, slices).size() > 1) {
                 add_sliced_pair(plan, m, slices, std::move(whole));
                 continue;
             }
@@ -170,38 +164,39 @@ private:
         return task;
     }
 
-    // A task per slice, each reading the file of the slice before it, then the task that writes
-    // the pair's files from all of them; `whole` is the whole pair's task.
+    // A task per slice, each reading the files of the slices just above it, then the task that
+    // writes the pair's files from all of them; `whole` is the whole pair's task.
     void add_sliced_pair(WorkflowPlan& plan, const Material& m, int count, WorkflowTask whole) {
-        const std::vector<LevelRange> slices = slice_levels(m, count);
+        const std::vector<Slice> slices = pair_slices(m, count);
         const std::vector<std::string> files = slice_file_names(m, count);
         const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);
         const std::uint64_t solver = memory_.solver_bytes(m), subgame = PairLayout::largest_subgame(m);
         for (std::size_t k = 0; k < slices.size(); ++k) {
+            const Slice& slice = slices[k];
             WorkflowTask task = whole;
             task.id = m.name() + ".s" + std::to_string(k + 1);
-            if (k > 0) task.inputs.push_back(files[k - 1]);
+            for (std::size_t j = 0; j < k; ++j)
+                if (slices[j].levels.lowest == slice.levels.highest + 1) task.inputs.push_back(files[j]);
             task.outputs = {files[k]};
-            task.positions = 0;
-            for (int l = slices[k].lowest; l <= slices[k].highest; ++l) task.positions += by_level[static_cast<std::size_t>(l)];
-            // The solver's values shrink with the slice; the cells of its largest subgame do not. The
-            // boundary (at most the slice before) is counted at the values' rate. Where the task
-            // passes the budget, its large subgames are held compact, as the builder then holds
-            // them (MemoryPlan::compact_cells).
-            const std::uint64_t values = scaled(solver - subgame * 9 / 4, task.positions, whole.positions);
+            task.positions = slice_positions(slice, by_level);
+            // The solver holds the slice's values and its boundary; the cells of its largest
+            // subgame do not shrink with the slice. Where the task passes the budget, its large
+            // subgames are held compact, as the builder then holds them (MemoryPlan::compact_cells).
             const std::uint64_t others = whole.memory_bytes - solver - own_tables_of(m);
-            std::uint64_t slice_solver = 2 * values + subgame * 9 / 4;
+            std::uint64_t slice_solver = slice_solver_bytes(m, slice, by_level) + subgame * 9 / 4;
             if (options_.memory_bytes != 0 && others + slice_solver > options_.memory_bytes &&
                 subgame >= kLargeSubgamePositions)
-                slice_solver = 2 * values + subgame * 3 / 4;
+                slice_solver = slice_solver_bytes(m, slice, by_level) + subgame * 3 / 4;
             task.memory_bytes = others + slice_solver;
             task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
             plan.tasks.push_back(within_budget(std::move(task), slice_solver));
         }
         whole.id = m.name();
         whole.inputs = files;
-        // Writing streams the slice files into compressed blocks: a batch of raw blocks per stream.
-        whole.memory_bytes = std::uint64_t{256} << 20;
+        // Writing streams the slice files into compressed blocks: a batch of raw blocks per stream,
+        // and, as the configurations of all slices interleave in index order, an open reader of
+        // values and one of capture bits in every slice file (about 1 MiB each, ChunkedPartReader).
+        whole.memory_bytes = (std::uint64_t{256} << 20) + files.size() * (std::uint64_t{2} << 20);
         whole.cpu_seconds = static_cast<double>(whole.positions) * kWdlCpuSecondsPerPosition * kWriteCpuFactor;
         plan.tasks.push_back(std::move(whole));
     }

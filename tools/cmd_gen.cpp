@@ -97,16 +97,16 @@ int run_verify(const std::string& dir, const std::vector<std::string>& names, co
                const std::string& record) {
     const auto limit = limit_threads(threads);
     std::vector<Material> materials = parse_materials(names);
-    std::optional<LevelRange> levels;
+    std::optional<Slice> slice;
     if (!task.empty()) {
         WorkflowPlan plan;
         const WorkflowTask t = plan_task(dir, task, plan);
         materials = t.materials;
         // A slice task: its slice's positions in the pair's files (written by the pair's task).
         if (const int k = slice_step_of_task(t); k > 0)
-            levels = slice_at_step(t.materials.front(), plan.slices_of(t), k);
+            slice = slice_at_step(t.materials.front(), plan.slices_of(t), k);
     }
-    const VerifyReport report = verify_folder(dir, materials, std::cerr, 10, levels, record);
+    const VerifyReport report = verify_folder(dir, materials, std::cerr, 10, slice, record);
     for (const std::string& e : report.errors) std::cout << "error\t" << e << '\n';
     for (const Inconsistency& i : report.inconsistencies)
         if (i.stored_dtw)
@@ -225,9 +225,10 @@ void add_gen_commands(CLI::App& app, Runner& run) {
                   "after the build, so that a later build in OUT (--dtw after a WDL build, more pieces) starts from "
                   "them instead of searching every capture position again (removed at the end otherwise)");
     auto* slices = gen->add_option("--slices", g->slices,
-                    "Solve each material pair in this many slices of men-advancement levels (fewer where it has "
-                    "fewer levels), one after another, each kept in OUT/.dtb-slices until the pair's files are "
-                    "written: the solver then holds one slice's values at a time. The files are the same bytes. "
+                    "Solve each material pair in this many slices of men-advancement levels (beyond its number of "
+                    "levels, its levels cut into parts), one after another, each kept in OUT/.dtb-slices until "
+                    "the pair's files are written: the solver then holds one slice's values at a time. The files "
+                    "are the same bytes. "
                     "Win/draw/loss only: --dtw solves whole pairs (default: whole pairs, but a pair whose solver "
                     "and the tables it reads pass --memory in the fewest slices whose solver takes at most half of it)")
         ->check(CLI::Range(1, 1000));

@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "gen/builder.hpp"
 #include "gen/workflow.hpp"
 #include "tools/commands.hpp"
 #include "tools/faster_build.hpp"
@@ -46,9 +47,10 @@ std::string this_executable() {
 }
 
 // Tasks whose estimate passes --memory, one line a pair. With distances, a pair is one task (a
-// DTW pass is not sliced). A slice is one level of men advancement at the least: its values, its
-// boundary (the level above) and its largest subgame (one men configuration with many kings, held
-// compact) stay in its task, however many slices are asked for. A kings-only pair is one subgame,
+// DTW pass is not sliced). A slice holds one men configuration's subgame at the least (levels are
+// cut into parts down to single configurations, at most MemoryPlan::kMostSlicesPerPair a pair):
+// its values, its boundary and its largest subgame (held compact) stay in its task. The task that
+// writes a pair from its slices reads every slice file at once. A kings-only pair is one subgame,
 // solved in symmetry classes.
 void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
     const std::uint64_t budget = plan.options.memory_bytes;
@@ -57,15 +59,16 @@ void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
         std::string pair;
         std::size_t tasks = 0;
         std::uint64_t largest = 0;
-        bool sliced = false;
+        int step = BuildOptions::kAllSlices;  // slice_step_of_task of its tasks (> 0: slices)
+        int slices = 1;
     };
     std::vector<Over> pairs;  // in plan order; a pair's slice tasks are consecutive
     std::size_t tasks = 0;
     for (const WorkflowTask& t : plan.tasks) {
         if (t.memory_bytes <= budget) continue;
-        const bool slice = slice_step_of_task(t) > 0;
-        const std::string pair = slice ? t.id.substr(0, t.id.rfind(".s")) : t.id;
-        if (pairs.empty() || pairs.back().pair != pair) pairs.push_back({pair, 0, 0, slice});
+        const int step = slice_step_of_task(t);
+        const std::string pair = step > 0 ? t.id.substr(0, t.id.rfind(".s")) : t.id;
+        if (pairs.empty() || pairs.back().pair != pair) pairs.push_back({pair, 0, 0, step, plan.slices_of(t)});
         ++pairs.back().tasks;
         pairs.back().largest = std::max(pairs.back().largest, t.memory_bytes);
         ++tasks;
@@ -77,10 +80,13 @@ void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
     };
     for (const Over& o : pairs) {
         out << "warning: ";
-        if (o.sliced)
-            out << o.tasks << " slice task" << (o.tasks == 1 ? "" : "s") << " of " << o.pair << " estimated at up to "
-                << gib(o.largest) << ", over --memory: a slice is one level of men advancement at the least, and "
-                << "its values, its boundary and its largest subgame stay in memory\n";
+        if (o.step > 0)
+            out << o.tasks << " slice task" << (o.tasks == 1 ? "" : "s") << " of " << o.pair << " (of " << o.slices
+                << ") estimated at up to " << gib(o.largest) << ", over --memory: a slice holds one men "
+                << "configuration's subgame at the least, its values, its boundary and that subgame\n";
+        else if (o.step == BuildOptions::kWriteFromSlices)
+            out << "task " << o.pair << " estimated at " << gib(o.largest) << ", over --memory: it writes the pair "
+                << "from its " << o.slices << " slice files, reading all of them at once\n";
         else
             out << "task " << o.pair << " estimated at " << gib(o.largest) << ", over --memory: "
                 << (plan.options.dtw ? "the distances to win are solved a whole pair at a time"
@@ -143,9 +149,9 @@ void add_plan_commands(CLI::App& app, Runner& run) {
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     plan->add_option("--slices", o->workflow.slices,
-                     "Solve each pair not grouped in this many slices of men-advancement levels, a task each, "
-                     "and write its files in one more task: a slice task holds a slice's values, not the "
-                     "pair's (win/draw/loss only)")
+                     "Solve each pair not grouped in this many slices of men-advancement levels (beyond its number "
+                     "of levels, its levels cut into parts), a task each, and write its files in one more task: a "
+                     "slice task holds a slice's values, not the pair's (win/draw/loss only)")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
     plan->add_option("--memory", o->memory_gib,

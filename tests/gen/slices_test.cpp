@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -59,7 +60,7 @@ TEST(SliceLevels, PositionsByLevelCountedAsTheLayoutHasThem) {
         ASSERT_EQ(counted.size(), static_cast<std::size_t>(layout.level_count())) << name;
         EXPECT_EQ(counted, layout.positions_by_level()) << name;
         for (int level = 0; level < layout.level_count(); ++level) {
-            const auto men = layout.men_indices_in({level, level});
+            const auto men = layout.men_indices_in(Slice{{level, level}});
             std::uint64_t walked = 0;
             for (int side = 0; side < layout.side_count(); ++side)
                 for (const std::uint64_t c : men[side]) {
@@ -77,10 +78,72 @@ TEST(SliceLevels, HoldEveryConfigurationOfThePairOnce) {
     const PairLayout layout(*parse_material("KMvMM"));
     std::vector<std::uint64_t> seen(static_cast<std::size_t>(layout.side_count()), 0);
     for (const LevelRange& levels : slice_levels(*parse_material("KMvMM"), 4)) {
-        const auto men = layout.men_indices_in(levels);
+        const auto men = layout.men_indices_in(Slice{levels});
         for (int side = 0; side < layout.side_count(); ++side) seen[side] += men[side].size();
     }
     for (int side = 0; side < layout.side_count(); ++side) EXPECT_EQ(seen[side], layout.index(side).men_configs());
+}
+
+// More slices than levels cut each level into parts, handed out by positions: exactly the count
+// asked for (so a task that knows only how many slices there are finds the same ones), every
+// configuration of the pair in one slice, and the boundary a part reads within the level above
+// and within the bound its memory estimate assumes.
+TEST(PairSlices, CutLevelsIntoPartsThatHoldEveryConfigurationOnce) {
+    for (const char* name : {"KMvK", "MMvM", "KKMvKM", "KMvKM", "MMvMM"}) {
+        const Material m = *parse_material(name);
+        const PairLayout layout(m);
+        const std::vector<std::uint64_t> by_level = layout.positions_by_level();
+        for (const int count : {layout.level_count() + 1, 3 * layout.level_count() + 2}) {
+            const std::vector<Slice> slices = pair_slices(m, count);
+            // At most a part a configuration of the level.
+            EXPECT_EQ(slices.size(), std::min<std::uint64_t>(count, layout.index(0).men_configs())) << name;
+            EXPECT_EQ(pair_slices(m, static_cast<int>(slices.size())), slices) << name;
+            std::vector<std::vector<std::uint64_t>> seen(static_cast<std::size_t>(layout.side_count()));
+            for (std::size_t k = 0; k < slices.size(); ++k) {
+                const Slice& s = slices[k];
+                ASSERT_EQ(s.levels.lowest, s.levels.highest) << name;
+                if (k > 0) EXPECT_LE(s.levels.highest, slices[k - 1].levels.highest) << name;  // the most advanced first
+                const auto men = layout.men_indices_in(s);
+                for (int side = 0; side < layout.side_count(); ++side)
+                    seen[side].insert(seen[side].end(), men[side].begin(), men[side].end());
+                const auto boundary = layout.boundary_men_indices(s);
+                std::uint64_t boundary_positions = 0;
+                for (int side = 0; side < layout.side_count(); ++side)
+                    for (const std::uint64_t c : boundary[side]) {
+                        EXPECT_EQ(men_advancement(layout.index(side).men_config(c)), s.levels.highest + 1) << name;
+                        boundary_positions += layout.index(side).king_placements();
+                    }
+                EXPECT_LE(boundary_positions, boundary_positions_bound(m, s, by_level)) << name << " slice " << k;
+            }
+            for (int side = 0; side < layout.side_count(); ++side) {
+                std::sort(seen[side].begin(), seen[side].end());
+                ASSERT_EQ(seen[side].size(), layout.index(side).men_configs()) << name;
+                for (std::uint64_t c = 0; c < seen[side].size(); ++c) ASSERT_EQ(seen[side][c], c) << name;
+            }
+        }
+    }
+}
+
+// Expects every .wdl file of `reference` to have the same bytes in `built`; returns their number.
+std::size_t expect_the_same_wdl_files(const fs::path& reference, const fs::path& built) {
+    std::size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(reference)) {
+        if (entry.path().extension() != ".wdl") continue;
+        ++files;
+        EXPECT_EQ(read_bytes(entry.path()), read_bytes(built / entry.path().filename())) << entry.path().filename();
+    }
+    return files;
+}
+
+// Parts of levels, each reading only what its men moves reach from the parts of the level above:
+// the bytes of a whole-pair build.
+TEST_F(BuildTest, ABuildInPartsOfLevelsWritesTheBytesOfAWholePairBuild) {
+    only_ = {*parse_material("KMvKM"), *parse_material("MMvMM")};  // and what they need
+    build_into(root_ / "whole", 4);
+    slices_ = 40;
+    build_into(root_ / "parts", 4);
+    EXPECT_THAT(log_, ContainsRegex("KMvKM slice [0-9]+/40, levels [0-9]+-[0-9]+ part [0-9]+/[0-9]+, positions"));
+    EXPECT_GE(expect_the_same_wdl_files(root_ / "whole", root_ / "parts"), 10u);
 }
 
 TEST_F(BuildTest, ASlicedBuildWritesTheBytesOfAWholePairBuild) {
@@ -88,14 +151,7 @@ TEST_F(BuildTest, ASlicedBuildWritesTheBytesOfAWholePairBuild) {
     slices_ = 3;
     build_into(root_ / "sliced", 4);
     EXPECT_THAT(log_, HasSubstr("KMvKM slice 3/3, levels 0-"));
-    std::size_t files = 0;
-    for (const auto& entry : fs::directory_iterator(root_ / "whole")) {
-        if (entry.path().extension() != ".wdl") continue;
-        ++files;
-        EXPECT_EQ(read_bytes(entry.path()), read_bytes(root_ / "sliced" / entry.path().filename()))
-            << entry.path().filename();
-    }
-    EXPECT_EQ(files, 41u);
+    EXPECT_EQ(expect_the_same_wdl_files(root_ / "whole", root_ / "sliced"), 41u);
     EXPECT_FALSE(fs::exists(root_ / "sliced" / ".dtb-slices"));  // removed once the pairs' files are written
 }
 
@@ -159,7 +215,7 @@ protected:
     fs::path first_slice_file() {
         const InMemoryTables finished = solve_in_memory(3, false);
         const PairLayout layout(pair_);
-        const LevelRange first = slice_levels(pair_, slices_).front();
+        const Slice first{slice_levels(pair_, slices_).front()};
         const SliceFiles files(dir_, pair_);
         files.write(solve_material_slice(pair_, finished.wdl, first, {}), layout);
         return files.path(first);

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "gen/chunked_file.hpp"
 #include "gen/spill.hpp"
 
 namespace dtb {
@@ -62,6 +63,36 @@ TEST_F(SpillTest, RoundTripsExactlyAcrossChunkBoundaries) {
     }
     EXPECT_GT(spill.bytes_on_disk(), 0u);
     EXPECT_LT(spill.bytes_on_disk(), 4 * chunk);  // compressed
+}
+
+// The reader of one part decompresses as it goes (a window, not a whole 16 MiB chunk): reads of
+// any sizes, across chunks and into the next part's bytes, give the part exactly; a damaged frame
+// anywhere in the part is refused, and so is a read past its end.
+TEST_F(SpillTest, APartIsStreamedExactlyAcrossChunksAndDamageIsRefused) {
+    fs::create_directories(root_);
+    const fs::path file = root_ / "parts";
+    const std::size_t chunk = std::size_t{16} << 20;
+    const auto first = table_like(3, 1), second = table_like(2 * chunk + 777, 2), third = table_like(5000, 3);
+    const std::span<const std::uint8_t> parts[] = {first, second, third};
+    write_chunked_file(file, parts, kTag);
+    std::mt19937 random(7);
+    ChunkedPartReader reader(file, 1, kTag);
+    ASSERT_EQ(reader.size(), second.size());
+    std::vector<std::uint8_t> back;
+    while (back.size() < second.size()) {
+        std::vector<std::uint8_t> piece(std::min<std::size_t>(second.size() - back.size(), 1 + random() % 3000000));
+        reader.read(piece);
+        back.insert(back.end(), piece.begin(), piece.end());
+    }
+    EXPECT_TRUE(back == second);
+    std::uint8_t one = 0;
+    EXPECT_THROW(reader.read({&one, 1}), DamagedScratchFile);
+    // A byte changed in the second chunk of the second part: found when that chunk is read.
+    const auto size = fs::file_size(file);
+    put_byte(file, size / 2, '\x5a');
+    ChunkedPartReader damaged(file, 1, kTag);
+    std::vector<std::uint8_t> all(second.size());
+    EXPECT_THROW(damaged.read(all), DamagedScratchFile);
 }
 
 TEST_F(SpillTest, SavingAgainReplacesTheCopy) {

@@ -143,6 +143,25 @@ for k in 1 2 3; do
 done
 [ "$sum" = "$pair_checked" ] || fail "the slices checked $sum positions, the pair $pair_checked"
 
+# More slices than levels: KvKKM (one man, 9 levels) in 12, its largest levels cut into parts, each
+# part reading the files of the level above it. By hand, a slice after another: the pair's bytes,
+# and the slices' checks add up to the pair's again.
+expect_code 0 "plan in parts" "$dtb" plan --pieces 4 --group-pieces 3 --slices 12 --out "$work/by-parts"
+grep -q "^KvKKM.s[0-9]*	.*\.part-2-of-2" "$work/by-parts/plan.tsv" || fail "no part of a level in the plan: $(grep '^KvKKM' "$work/by-parts/plan.tsv")"
+expect_code 0 "the group task, plan in parts" "$dtb" gen --task upto3 --out "$work/by-parts"
+expect_code 0 "KvKKK, plan in parts" "$dtb" gen --task KvKKK --out "$work/by-parts"
+for k in $(seq 1 12); do expect_code 0 "part slice $k" "$dtb" gen --task "KvKKM.s$k" --out "$work/by-parts"; done
+expect_code 0 "the pair from its parts" "$dtb" gen --task KvKKM --out "$work/by-parts"
+for f in KvKKM.wdl KKMvK.wdl; do cmp -s "$reference/$f" "$work/by-parts/$f" || fail "$f from parts of levels differs"; done
+sum=0
+for k in $(seq 1 12); do
+  expect_code 0 "verify part slice $k" "$dtb" verify --task "KvKKM.s$k" --db "$work/by-parts"
+  n=$(checked)
+  [ -n "$n" ] && [ "$n" -lt "$pair_checked" ] || fail "verify --task KvKKM.s$k in parts: $(cat "$work/out")"
+  sum=$((sum + n))
+done
+[ "$sum" = "$pair_checked" ] || fail "the parts checked $sum positions, the pair $pair_checked"
+
 # Snakemake on this machine, with a task killed half-way: the run fails, the rerun resumes, and
 # the files are dtb gen's. A task of this run (other tests may run tasks too), found by its
 # working folder and its command line (extended regex), is killed the moment it is seen: a task of
