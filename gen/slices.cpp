@@ -112,7 +112,10 @@ std::vector<Slice> pair_slices(const Material& m, int count) {
     std::vector<int> parts(positions.size(), 0);
     int given = 0;
     for (std::size_t l = 0; l < positions.size(); ++l)
-        if (positions[l] > 0) parts[l] = 1, ++given;
+        if (positions[l] > 0) {
+            parts[l] = 1;
+            ++given;
+        }
     for (; given < count; ++given) {
         std::optional<std::size_t> next;
         for (std::size_t l = positions.size(); l-- > 0;) {
