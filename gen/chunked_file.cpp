@@ -42,12 +42,15 @@ FilePtr open_file(const fs::path& path, const char* mode) {
     return file;
 }
 
+// An empty part (a part of a level without configurations of one side) has no data pointer.
 void write_all(std::FILE* file, const void* data, std::size_t bytes, const fs::path& path) {
+    if (bytes == 0) return;
     if (std::fwrite(data, 1, bytes, file) != bytes)
         throw std::runtime_error("cannot write scratch file " + path.string() + ": " + std::strerror(errno));
 }
 
 void read_all(std::FILE* file, void* data, std::size_t bytes, const fs::path& path) {
+    if (bytes == 0) return;
     if (std::fread(data, 1, bytes, file) != bytes) throw DamagedScratchFile("scratch file " + path.string() + " is truncated");
 }
 
@@ -104,7 +107,7 @@ std::optional<Directory> read_directory(std::FILE* file, const fs::path& path) {
     d.frame_sizes.resize(chunks);
     const long tables = parts_table + static_cast<long>(chunks * sizeof(std::uint64_t));
     if (static_cast<std::uint64_t>(tables) > size || std::fseek(file, -tables, SEEK_END) != 0 ||
-        std::fread(d.frame_sizes.data(), sizeof(std::uint64_t), chunks, file) != chunks)
+        (chunks > 0 && std::fread(d.frame_sizes.data(), sizeof(std::uint64_t), chunks, file) != chunks))
         return std::nullopt;
     std::uint64_t frames = 0;
     for (const std::uint64_t s : d.frame_sizes) frames += std::min(s, size);
