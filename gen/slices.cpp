@@ -232,6 +232,9 @@ std::vector<HeldValues> SliceFiles::read_boundary(const std::vector<Slice>& abov
             // Every configuration of the file's lowest level is read through; the needed ones kept.
             const fs::path file = path(s);
             const std::vector<std::uint64_t> lowest = read_men(file, side, kLowestMen, tag(s));
+            // A file holding none of the configurations needed is not read through (the parts of a level).
+            if (std::none_of(lowest.begin(), lowest.end(), [&](std::uint64_t c) { return configs.base(c) != HeldConfigs::kNotHeld; }))
+                continue;
             if (ChunkedPartReader(file, part_of(side, kLowestValues), tag(s)).size() != (lowest.size() * kings + 3) / 4)
                 throw DamagedScratchFile(file.string() + ": boundary of another size");
             ItemStream stream(file, part_of(side, kLowestValues), tag(s), 2);
