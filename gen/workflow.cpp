@@ -422,25 +422,42 @@ void write_snakefile(const WorkflowPlan& plan, const std::string& dtb, std::ostr
     }
 }
 
+std::vector<double> longest_chains(const WorkflowPlan& plan) {
+    std::map<std::string, std::size_t> writer;  // file -> the task writing it
+    std::vector<double> chain(plan.tasks.size());
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+        const WorkflowTask& t = plan.tasks[i];
+        double before = 0;
+        for (const std::string& f : t.inputs)
+            if (const auto w = writer.find(f); w != writer.end()) before = std::max(before, chain[w->second]);
+        chain[i] = before + t.cpu_seconds;
+        for (const std::string& f : t.outputs) writer[f] = i;
+    }
+    return chain;
+}
+
 void write_estimate(const WorkflowPlan& plan, std::ostream& out) {
     struct Row {
         std::uint64_t tasks = 0, positions = 0, largest_memory = 0;
-        double cpu_seconds = 0;
+        double cpu_seconds = 0, chain_cpu_seconds = 0;
     };
     std::map<int, Row> rows;
-    for (const WorkflowTask& t : plan.tasks) {
+    const std::vector<double> chain = longest_chains(plan);
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+        const WorkflowTask& t = plan.tasks[i];
         Row& r = rows[t.pieces()];
         ++r.tasks;
         if (!is_slice_task(t)) r.positions += t.positions;  // a sliced pair's task counts them once
         r.cpu_seconds += t.cpu_seconds;
+        r.chain_cpu_seconds = std::max(r.chain_cpu_seconds, chain[i]);
         r.largest_memory = std::max(r.largest_memory, t.memory_bytes);
     }
     const double bytes_factor = plan.options.dtw ? 1 + kDtwBytesFactor : 1.0;
-    out << "pieces\ttasks\tpositions\tcpu_hours\tbytes_on_disk\tlargest_task_gib\n";
+    out << "pieces\ttasks\tpositions\tcpu_hours\tchain_cpu_hours\tbytes_on_disk\tlargest_task_gib\n";
     for (const auto& [pieces, r] : rows) {
         char line[200];
-        std::snprintf(line, sizeof line, "%d\t%" PRIu64 "\t%.3g\t%.1f\t%.3g\t%.1f\n", pieces, r.tasks,
-                      static_cast<double>(r.positions), r.cpu_seconds / 3600,
+        std::snprintf(line, sizeof line, "%d\t%" PRIu64 "\t%.3g\t%.1f\t%.1f\t%.3g\t%.1f\n", pieces, r.tasks,
+                      static_cast<double>(r.positions), r.cpu_seconds / 3600, r.chain_cpu_seconds / 3600,
                       static_cast<double>(r.positions) * kWdlBytesPerPosition * bytes_factor,
                       static_cast<double>(r.largest_memory) / (1u << 30));
         out << line;

@@ -77,7 +77,13 @@ WorkflowPlan read_plan_tsv(const std::filesystem::path& path);
 void write_makefile(const WorkflowPlan& plan, const std::string& dtb, std::ostream& out);
 void write_snakefile(const WorkflowPlan& plan, const std::string& dtb, std::ostream& out);
 
-// Per piece count: tasks, positions, estimated CPU hours and bytes on disk, largest task's memory.
+// Per task, the CPU seconds of the longest chain of tasks that ends with it, each task waiting for
+// those whose files it reads: no number of machines builds that task sooner than this chain's tasks
+// take one after the other (on T threads a task, about this over T, where the solver scales).
+std::vector<double> longest_chains(const WorkflowPlan& plan);
+
+// Per piece count: tasks, positions, estimated CPU hours, the CPU hours of the longest chain of
+// tasks ending at that piece count, bytes on disk, the largest task's memory.
 void write_estimate(const WorkflowPlan& plan, std::ostream& out);
 
 }  // namespace dtb

@@ -161,8 +161,9 @@ void add_plan_commands(CLI::App& app, Runner& run) {
         ->check(memory_gib_check())
         ->capture_default_str();
     plan->add_flag("--estimate", o->estimate,
-                   "Print, per piece count, the tasks, positions, CPU hours and bytes on disk at the rates measured "
-                   "here, and the largest task's memory; write nothing");
+                   "Print, per piece count, the tasks, positions, CPU hours, the CPU hours of the longest chain of "
+                   "tasks waiting for one another, and bytes on disk at the rates measured here, and the largest "
+                   "task's memory; write nothing");
     plan->footer(
         "Then: cd DIR && make -j2, or snakemake --cores 2 (snakemake --slurm on a cluster). Each task runs "
         "dtb gen --task ID --out DIR; the files are the same as those of dtb gen. See docs/WORKFLOW.md.");

@@ -90,6 +90,24 @@ expect_code 3 "a task beside a whole build" "$dtb" gen --task KKvKK --out "$work
 grep -q "whole folder or a dtb upgrade is writing" "$work/err" || fail "task beside a whole build: $(cat "$work/err")"
 kill_tree "$holder"; wait "$holder" 2>/dev/null || true
 
+# A task whose input is corrupt (a byte of its last block flipped) or truncated (no whole header)
+# stops naming the file, and writes nothing of its own.
+cp -r "$work/partial" "$work/corrupt"
+[ -e "$work/corrupt/KKvKK.wdl" ] && fail "KKvKK built before its test"
+python3 - "$work/corrupt/KvKK.wdl" <<'EOF'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+data[-20] ^= 0xFF
+open(sys.argv[1], "wb").write(data)
+EOF
+expect_code 3 "a task with a corrupt input" "$dtb" gen --task KKvKK --out "$work/corrupt"
+grep -q "KvKK.wdl: block .* is corrupt" "$work/err" || fail "the corrupt input is not named: $(cat "$work/err")"
+[ -e "$work/corrupt/KKvKK.wdl" ] && fail "a task with a corrupt input wrote its file"
+ls "$work/corrupt"/*.tmp >/dev/null 2>&1 && fail "a task with a corrupt input left a temporary file"
+truncate -s 100 "$work/corrupt/KvKK.wdl"
+expect_code 3 "a task with a truncated input" "$dtb" gen --task KKvKK --out "$work/corrupt"
+grep -q "KvKK.wdl: truncated file" "$work/err" || fail "the truncated input is not named: $(cat "$work/err")"
+
 # A sliced plan: each 4-piece pair with men in three slice tasks, then its files written from the
 # slice files; make and Snakemake give the bytes of dtb gen and remove the slice files.
 expect_code 0 "sliced plan" "$dtb" plan --pieces 4 --group-pieces 3 --slices 3 --out "$work/sliced"

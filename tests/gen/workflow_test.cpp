@@ -15,6 +15,7 @@
 #include "gen/pair_layout.hpp"
 #include "gen/slices.hpp"
 #include "gen/workflow.hpp"
+#include "index/position_index.hpp"
 #include "probe/format.hpp"
 
 namespace dtb {
@@ -177,6 +178,64 @@ TEST(Workflow, ASliceTaskIsEstimatedAtItsValuesAndTheLevelAboveIt) {
         const double more_bytes = static_cast<double>(t->memory_bytes) - static_cast<double>(first->memory_bytes);
         EXPECT_NEAR(more_bytes, held(slices[k]) - held(slices[0]), 1e-6 * static_cast<double>(first->memory_bytes)) << t->id;
     }
+}
+
+// The longest chain of a plan drawn by hand: a (1 s) then b (2 s) beside c (5 s), then d (1 s)
+// reading b's and c's files, and e (4 s) alone.
+TEST(Workflow, TheLongestChainOfATaskWaitsForItsSlowestInput) {
+    WorkflowPlan plan;
+    const auto task = [](const char* id, std::vector<std::string> inputs, double seconds) {
+        WorkflowTask t;
+        t.id = id;
+        t.inputs = std::move(inputs);
+        t.outputs = {std::string(id) + ".wdl"};
+        t.cpu_seconds = seconds;
+        return t;
+    };
+    plan.tasks = {task("a", {}, 1), task("b", {"a.wdl"}, 2), task("c", {}, 5), task("d", {"b.wdl", "c.wdl"}, 1),
+                  task("e", {}, 4)};
+    EXPECT_EQ(longest_chains(plan), (std::vector<double>{1, 3, 5, 6, 4}));
+}
+
+// A sliced pair's task waits for its slices one after the other; the estimate's rows count every
+// task once and the positions of every material once (PositionIndex, not the plan's own sums).
+TEST(Workflow, TheEstimateCountsTasksPositionsAndChains) {
+    WorkflowOptions o;
+    o.max_pieces = 4;
+    o.group_pieces = 3;
+    o.slices = 3;
+    const WorkflowPlan plan = make_workflow_plan(o);
+    const std::vector<double> chain = longest_chains(plan);
+    double slices = 0, total = 0;
+    for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+        total += plan.tasks[i].cpu_seconds;
+        EXPECT_LE(chain[i], total + 1e-9) << plan.tasks[i].id;
+        EXPECT_GE(chain[i], plan.tasks[i].cpu_seconds) << plan.tasks[i].id;
+        if (plan.tasks[i].id.rfind("KvKKM.s", 0) == 0) slices += plan.tasks[i].cpu_seconds;
+        if (plan.tasks[i].id == "KvKKM") {
+            ASSERT_GT(slices, 0);
+            EXPECT_GE(chain[i], slices + plan.tasks[i].cpu_seconds - 1e-9);
+        }
+    }
+
+    std::ostringstream out;
+    write_estimate(plan, out);
+    std::istringstream in(out.str());
+    std::string header;
+    std::getline(in, header);
+    EXPECT_EQ(header, "pieces\ttasks\tpositions\tcpu_hours\tchain_cpu_hours\tbytes_on_disk\tlargest_task_gib");
+    std::map<int, double> positions;  // 2-3 pieces are one group task, counted at 3
+    for (const Material& m : materials_in_build_order(4))
+        positions[std::max(3, m.pieces())] += static_cast<double>(PositionIndex(m).size());
+    int rows = 0;
+    for (int pieces, tasks; in >> pieces >> tasks; ++rows) {
+        double row_positions, rest;
+        in >> row_positions >> rest >> rest >> rest >> rest;
+        EXPECT_EQ(tasks, std::count_if(plan.tasks.begin(), plan.tasks.end(),
+                                       [&](const WorkflowTask& t) { return t.pieces() == pieces; }));
+        EXPECT_NEAR(row_positions, positions[pieces], positions[pieces] * 1e-2) << pieces;  // printed to 3 digits
+    }
+    EXPECT_EQ(rows, 2);
 }
 
 TEST(Workflow, PlanTsvReadsBackAsWritten) {
