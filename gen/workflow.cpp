@@ -308,10 +308,13 @@ int slice_step_of_task(const WorkflowTask& task) {
     return BuildOptions::kAllSlices;
 }
 
+std::string pair_of_task(const WorkflowTask& task) {
+    return is_slice_task(task) ? task.id.substr(0, task.id.rfind(".s")) : task.id;
+}
+
 int WorkflowPlan::slices_of(const WorkflowTask& task) const {
-    const int step = slice_step_of_task(task);
-    if (step == BuildOptions::kAllSlices) return 1;
-    const std::string pair = step > 0 ? task.id.substr(0, task.id.rfind(".s")) : task.id;
+    if (slice_step_of_task(task) == BuildOptions::kAllSlices) return 1;
+    const std::string pair = pair_of_task(task);
     int count = 0;
     for (const WorkflowTask& t : tasks)
         if (is_slice_task(t) && t.id.rfind(pair + ".s", 0) == 0 && t.id.find('.', pair.size() + 1) == std::string::npos) ++count;

@@ -50,6 +50,8 @@ struct WorkflowTask {
 // What a task of a plan does to its pair, as BuildOptions::slice_step takes it: the slice K of
 // "<pair>.s<K>"; for the task of a sliced pair, writing from the slices; else everything.
 int slice_step_of_task(const WorkflowTask& task);
+// The id of the task's pair: "<pair>" for its slice tasks "<pair>.s<K>", the id itself otherwise.
+std::string pair_of_task(const WorkflowTask& task);
 
 struct WorkflowPlan {
     WorkflowOptions options;

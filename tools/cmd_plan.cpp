@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -67,35 +68,41 @@ void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
     for (const WorkflowTask& t : plan.tasks) {
         if (t.memory_bytes <= budget) continue;
         const int step = slice_step_of_task(t);
-        const std::string pair = step > 0 ? t.id.substr(0, t.id.rfind(".s")) : t.id;
-        if (pairs.empty() || pairs.back().pair != pair) pairs.push_back({pair, 0, 0, step, plan.slices_of(t)});
+        const std::string pair = pair_of_task(t);
+        // The task writing a pair from its slices follows them, but is over for another reason.
+        if (pairs.empty() || pairs.back().pair != pair || (pairs.back().step > 0) != (step > 0))
+            pairs.push_back({pair, 0, 0, step, plan.slices_of(t)});
         ++pairs.back().tasks;
         pairs.back().largest = std::max(pairs.back().largest, t.memory_bytes);
         ++tasks;
     }
-    const auto gib = [](std::uint64_t bytes) {
+    const auto size_text = [](std::uint64_t bytes) {  // in MiB below 1 GiB (a budget of 0.002 is not "0.0 GiB")
         std::ostringstream s;
-        s << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1u << 30) << " GiB";
+        const bool mib = bytes < (std::uint64_t{1} << 30);
+        s << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (mib ? 1u << 20 : 1u << 30)
+          << (mib ? " MiB" : " GiB");
         return s.str();
     };
     for (const Over& o : pairs) {
         out << "warning: ";
         if (o.step > 0)
             out << o.tasks << " slice task" << (o.tasks == 1 ? "" : "s") << " of " << o.pair << " (of " << o.slices
-                << ") estimated at up to " << gib(o.largest) << ", over --memory: a slice holds one men "
+                << ") estimated at up to " << size_text(o.largest) << ", over --memory: a slice holds one men "
                 << "configuration's subgame at the least, its values, its boundary and that subgame\n";
         else if (o.step == BuildOptions::kWriteFromSlices)
-            out << "task " << o.pair << " estimated at " << gib(o.largest) << ", over --memory: it writes the pair "
+            out << "task " << o.pair << " estimated at " << size_text(o.largest) << ", over --memory: it writes the pair "
                 << "from its " << o.slices << " slice files, reading all of them at once\n";
         else
-            out << "task " << o.pair << " estimated at " << gib(o.largest) << ", over --memory: "
+            out << "task " << o.pair << " estimated at " << size_text(o.largest) << ", over --memory: "
                 << (plan.options.dtw ? "the distances to win are solved a whole pair at a time"
                                      : "a kings-only pair is one subgame, not sliced")
                 << '\n';
     }
+    std::set<std::string> pair_names;
+    for (const Over& o : pairs) pair_names.insert(o.pair);
     if (tasks > 0)
-        out << "warning: " << tasks << " of " << plan.tasks.size() << " tasks (" << pairs.size()
-            << " pairs) are estimated over --memory " << gib(budget) << " (docs/WORKFLOW.md)\n";
+        out << "warning: " << tasks << " of " << plan.tasks.size() << " tasks (" << pair_names.size()
+            << " pairs) are estimated over --memory " << size_text(budget) << " (docs/WORKFLOW.md)\n";
 }
 
 int run_plan(PlanOptions o) {
@@ -106,6 +113,7 @@ int run_plan(PlanOptions o) {
     const WorkflowPlan plan = make_workflow_plan(o.workflow);
     if (o.estimate) {
         write_estimate(plan, std::cout);
+        warn_of_tasks_over_budget(plan, std::cerr);
         return kExitOk;
     }
     const fs::path dir = o.out;

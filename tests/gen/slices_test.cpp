@@ -102,7 +102,9 @@ TEST(PairSlices, CutLevelsIntoPartsThatHoldEveryConfigurationOnce) {
             for (std::size_t k = 0; k < slices.size(); ++k) {
                 const Slice& s = slices[k];
                 ASSERT_EQ(s.levels.lowest, s.levels.highest) << name;
-                if (k > 0) EXPECT_LE(s.levels.highest, slices[k - 1].levels.highest) << name;  // the most advanced first
+                if (k > 0) {
+                    EXPECT_LE(s.levels.highest, slices[k - 1].levels.highest) << name;  // the most advanced first
+                }
                 const auto men = layout.men_indices_in(s);
                 for (int side = 0; side < layout.side_count(); ++side)
                     seen[side].insert(seen[side].end(), men[side].begin(), men[side].end());

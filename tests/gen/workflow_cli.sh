@@ -130,6 +130,15 @@ ls "$work/sliced-snake/.dtb-slices"/* >/dev/null 2>&1 && fail "snakemake left sl
 expect_code 0 "plan under a budget" "$dtb" plan --pieces 4 --group-pieces 3 --memory 0.002 --out "$work/budget"
 head -n 1 "$work/budget/plan.tsv" | grep -q "memory_mb=2" || fail "the plan does not record its budget"
 grep -q "^KvKKM.s2	" "$work/budget/plan.tsv" || fail "no pair sliced under a budget of 2 MiB"
+# Its estimate warns of the tasks over the budget as the plan does: a pair's slices and the task
+# writing it from them on lines of their own, never more slice tasks than the pair has.
+expect_code 0 "estimate under a budget" "$dtb" plan --pieces 4 --group-pieces 3 --memory 0.002 --estimate
+grep -q "are estimated over --memory 2.0 MiB" "$work/err" || fail "no summary of the tasks over budget: $(cat "$work/err")"
+grep -q "^warning: task KMvMM estimated at .* it writes the pair from its 2 slice files" "$work/err" ||
+  fail "the task writing KMvMM is not named: $(cat "$work/err")"
+sed -n 's/^warning: \([0-9]*\) slice tasks\{0,1\} of [A-Za-z]* (of \([0-9]*\)).*/\1 \2/p' "$work/err" | while read -r over all; do
+  [ "$over" -le "$all" ] || fail "$over slice tasks over the budget of a pair of $all: $(cat "$work/err")"
+done
 (cd "$work/budget" && make -j2 TASK_THREADS=1 >"$work/budget.log" 2>&1) || { cat "$work/budget.log"; fail "make -j2 under a budget"; }
 grep -q "read through a block cache" "$work/budget.log" || fail "the tasks did not run under the plan's budget"
 same_as_reference "$work/budget" "make -j2 of a plan under a budget"
