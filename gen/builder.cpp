@@ -787,6 +787,11 @@ void build(const BuildOptions& options, std::ostream& log) {
     for (const auto kind : {format::FileKind::Wdl, format::FileKind::Dtw})
         if (const char* problem = format::block_size_problem(options.write.positions_per_block, kind))
             throw std::invalid_argument(std::string("--block-positions: ") + problem);
+    // A pair beyond the solvers' numbering would stop the build only when its turn came, hours in
+    // (a kings-only pair's values are solved in symmetry classes, without that numbering).
+    for (const Material& m : build_plan(options))
+        if (m.men() > 0 || options.dtw)
+            if (const std::string reason = PairLayout::too_large(m); !reason.empty()) throw std::invalid_argument(reason);
     Builder(options, log).run();
 }
 

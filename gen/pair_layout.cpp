@@ -2,20 +2,30 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include <tbb/enumerable_thread_specific.h>
 
 namespace dtb {
 
+std::string PairLayout::too_large(const Material& m) {
+    const PositionIndex side(m);
+    std::uint64_t kings = side.king_placements();
+    if (!m.is_symmetric()) kings += PositionIndex(m.mirror()).king_placements();
+    // Configurations are numbered in 32 bits (subgames, their lists by level).
+    if (side.men_configs() >> 32)
+        return m.name() + ": " + std::to_string(side.men_configs()) +
+               " men configurations, more than dtb gen numbers (2^32): this pair cannot be built yet";
+    if (kings >> 32)
+        return m.name() + ": " + std::to_string(kings) +
+               " king placements, more than dtb gen numbers (2^32): this pair cannot be built yet";
+    return "";
+}
+
 PairLayout::PairLayout(const Material& m) : symmetric_(m.is_symmetric()) {
+    if (const std::string reason = too_large(m); !reason.empty()) throw std::length_error(reason);
     indexes_.emplace_back(m);
     if (!symmetric_) indexes_.emplace_back(m.mirror());
-    std::uint64_t kings = 0;
-    for (const PositionIndex& idx : indexes_) {
-        if (idx.men_configs() >> 32) throw std::length_error(m.name() + ": too many men configurations");
-        kings += idx.king_placements();
-    }
-    if (kings >> 32) throw std::length_error(m.name() + ": too many king placements");
 }
 
 std::uint64_t PairLayout::total_positions() const {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -69,7 +70,10 @@ std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
 
 class PairLayout {
 public:
-    // Throws std::length_error when local numbers would not fit in 32 bits.
+    // Why the pair of `m` cannot be laid out (its men configurations or king placements a side
+    // pass 2^32: at 8 pieces the pairs of eight men with two to six a side), or "" when it can.
+    static std::string too_large(const Material& m);
+    // Throws std::length_error with too_large's reason.
     explicit PairLayout(const Material& m);
 
     int side_count() const { return static_cast<int>(indexes_.size()); }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gen/builder.hpp"
+#include "gen/pair_layout.hpp"
 #include "gen/workflow.hpp"
 #include "tools/commands.hpp"
 #include "tools/faster_build.hpp"
@@ -105,6 +106,16 @@ void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
             << " pairs) are estimated over --memory " << size_text(budget) << " (docs/WORKFLOW.md)\n";
 }
 
+// Pairs that dtb gen refuses (PairLayout::too_large; not a kings-only pair's values, solved in
+// symmetry classes): the plan still counts them, for the estimates, but their tasks would fail at once.
+void warn_of_pairs_too_large(const WorkflowPlan& plan, std::ostream& out) {
+    for (const WorkflowTask& t : plan.tasks)
+        if (const int step = slice_step_of_task(t); step == BuildOptions::kAllSlices || step == 1)  // a pair once
+            if (const Material& m = t.materials.front(); m.men() > 0 || plan.options.dtw)  // kings only: classes
+                if (const std::string reason = PairLayout::too_large(m); !reason.empty())
+                    out << "warning: " << reason << " (task " << t.id << ")\n";
+}
+
 int run_plan(PlanOptions o) {
     o.workflow.only = parse_materials(o.materials);
     o.workflow.memory_bytes = static_cast<std::uint64_t>(o.memory_gib * (1u << 30));
@@ -114,6 +125,7 @@ int run_plan(PlanOptions o) {
     if (o.estimate) {
         write_estimate(plan, std::cout);
         warn_of_tasks_over_budget(plan, std::cerr);
+        warn_of_pairs_too_large(plan, std::cerr);
         return kExitOk;
     }
     const fs::path dir = o.out;
@@ -129,6 +141,7 @@ int run_plan(PlanOptions o) {
     std::cerr << plan.tasks.size() << " tasks written to " << (dir / "plan.tsv").string() << ", with "
               << (dir / "Makefile").string() << " and " << (dir / "Snakefile").string() << '\n';
     warn_of_tasks_over_budget(plan, std::cerr);
+    warn_of_pairs_too_large(plan, std::cerr);
     return kExitOk;
 }
 

@@ -238,6 +238,32 @@ TEST(Workflow, TheEstimateCountsTasksPositionsAndChains) {
     EXPECT_EQ(rows, 2);
 }
 
+// The solvers number men configurations and king placements in 32 bits. At 8 pieces the pairs of
+// eight men with two to six a side pass that: named (with their count, here from the binomials:
+// white men on 6-50, black men on 1-45), and refused by dtb gen before any work, not solved wrong.
+TEST(Workflow, PairsBeyondTheSolversNumberingAreRefusedBeforeAnyWork) {
+    const auto choose = [](std::uint64_t n, std::uint64_t k) {
+        std::uint64_t r = 1;
+        for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+        return r;
+    };
+    std::uint64_t configs = 0;  // j white men on the 40 squares both sides' men can stand on
+    for (std::uint64_t j = 0; j <= 4; ++j) configs += choose(40, j) * choose(5, 4 - j) * choose(45 - j, 4);
+    const std::string reason = PairLayout::too_large(named("MMMMvMMMM"));
+    EXPECT_NE(reason.find(std::to_string(configs) + " men configurations"), std::string::npos) << reason;
+    EXPECT_THROW(PairLayout(named("MMMMvMMMM")), std::length_error);
+    EXPECT_EQ(PairLayout::too_large(named("KMvKKMM")), "");
+    EXPECT_NE(PairLayout::too_large(named("KKKvKKKKM")).find("king placements"), std::string::npos);
+
+    BuildOptions o;
+    o.dir = fs::temp_directory_path() / ("dtb-too-large-" + std::to_string(::getpid()));
+    o.max_pieces = 8;
+    o.only = {named("MMMMvMMMM")};
+    std::ostringstream log;
+    EXPECT_THROW(build(o, log), std::invalid_argument);
+    EXPECT_FALSE(fs::exists(o.dir));
+}
+
 TEST(Workflow, PlanTsvReadsBackAsWritten) {
     const WorkflowPlan plan = plan_of(4, 3, true);
     const fs::path path = fs::temp_directory_path() / ("dtb-plan-" + std::to_string(::getpid()) + ".tsv");
