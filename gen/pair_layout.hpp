@@ -70,8 +70,9 @@ std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
 
 class PairLayout {
 public:
-    // Why the pair of `m` cannot be laid out (its men configurations or king placements a side
-    // pass 2^32: at 8 pieces the pairs of eight men with two to six a side), or "" when it can.
+    // Why the pair of `m` cannot be laid out (its men configurations, or its king placements of
+    // both sides together, pass 2^32: at 8 pieces the pairs of eight men with two to six a side,
+    // and KKKvKKKKM, KKKKvKKKM), or "" when it can.
     static std::string too_large(const Material& m);
     // Throws std::length_error with too_large's reason.
     explicit PairLayout(const Material& m);
