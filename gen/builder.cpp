@@ -782,16 +782,18 @@ std::vector<Material> build_plan(const BuildOptions& options) {
     return plan;
 }
 
+std::string unbuildable_reason(const Material& m, bool dtw) {
+    return m.men() > 0 || dtw ? PairLayout::too_large(m) : std::string();
+}
+
 void build(const BuildOptions& options, std::ostream& log) {
     // Refused before any work: the writer would find out only after the first material is solved.
     for (const auto kind : {format::FileKind::Wdl, format::FileKind::Dtw})
         if (const char* problem = format::block_size_problem(options.write.positions_per_block, kind))
             throw std::invalid_argument(std::string("--block-positions: ") + problem);
-    // A pair beyond the solvers' numbering would stop the build only when its turn came, hours in
-    // (a kings-only pair's values are solved in symmetry classes, without that numbering).
+    // A pair beyond the solvers' numbering would stop the build only when its turn came, hours in.
     for (const Material& m : build_plan(options))
-        if (m.men() > 0 || options.dtw)
-            if (const std::string reason = PairLayout::too_large(m); !reason.empty()) throw std::invalid_argument(reason);
+        if (const std::string reason = unbuildable_reason(m, options.dtw); !reason.empty()) throw std::invalid_argument(reason);
     Builder(options, log).run();
 }
 

@@ -52,6 +52,9 @@ struct BuildOptions {
 
 // Every material the plan of `options` needs, in build order (for a task: its own materials).
 std::vector<Material> build_plan(const BuildOptions& options);
+// Why dtb gen cannot build the pair of `m` (PairLayout::too_large; a kings-only pair's values are
+// solved in symmetry classes, without that layout, but its distances to win are not), or "".
+std::string unbuildable_reason(const Material& m, bool dtw);
 
 // The finished files of `materials`: each one's .wdl, and with `dtw` its .dtw after it.
 std::vector<std::string> table_files(const std::vector<Material>& materials, bool dtw);

@@ -317,7 +317,7 @@ int WorkflowPlan::slices_of(const WorkflowTask& task) const {
     const std::string pair = pair_of_task(task);
     int count = 0;
     for (const WorkflowTask& t : tasks)
-        if (is_slice_task(t) && t.id.rfind(pair + ".s", 0) == 0 && t.id.find('.', pair.size() + 1) == std::string::npos) ++count;
+        if (is_slice_task(t) && pair_of_task(t) == pair) ++count;
     return count;
 }
 

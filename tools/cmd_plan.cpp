@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "gen/builder.hpp"
-#include "gen/pair_layout.hpp"
 #include "gen/workflow.hpp"
 #include "tools/commands.hpp"
 #include "tools/faster_build.hpp"
@@ -106,14 +105,13 @@ void warn_of_tasks_over_budget(const WorkflowPlan& plan, std::ostream& out) {
             << " pairs) are estimated over --memory " << size_text(budget) << " (docs/WORKFLOW.md)\n";
 }
 
-// Pairs that dtb gen refuses (PairLayout::too_large; not a kings-only pair's values, solved in
-// symmetry classes): the plan still counts them, for the estimates, but their tasks would fail at once.
+// Pairs that dtb gen refuses (unbuildable_reason): the plan still counts them, for the
+// estimates, but their tasks would fail at once.
 void warn_of_pairs_too_large(const WorkflowPlan& plan, std::ostream& out) {
     for (const WorkflowTask& t : plan.tasks)
         if (const int step = slice_step_of_task(t); step == BuildOptions::kAllSlices || step == 1)  // a pair once
-            if (const Material& m = t.materials.front(); m.men() > 0 || plan.options.dtw)  // kings only: classes
-                if (const std::string reason = PairLayout::too_large(m); !reason.empty())
-                    out << "warning: " << reason << " (task " << t.id << ")\n";
+            if (const std::string reason = unbuildable_reason(t.materials.front(), plan.options.dtw); !reason.empty())
+                out << "warning: " << reason << " (task " << t.id << ")\n";
 }
 
 int run_plan(PlanOptions o) {
