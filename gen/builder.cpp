@@ -605,12 +605,14 @@ private:
                 continue;
             }
             const auto slice_start = std::chrono::steady_clock::now();
-            auto boundary = files.read_boundary(slices_above(slices, k), layout.boundary_men_indices(slices[k]), layout);
+            // Listing a slice's subgames walks every configuration of the pair: once a slice.
+            SliceSubgames subgames = layout.subgames_in(slices[k]);
+            auto boundary = files.read_boundary(slices_above(slices, k), layout.boundary_men_indices(subgames), layout);
             const SolvedSlice solved = solve_material_slice(
-                m, tables_, slices[k], std::move(boundary),
+                m, tables_, slices[k], std::move(subgames), std::move(boundary),
                 [&](double f, const std::string& note) { progress_.update(slice_label + " solving", f, note); },
                 solver);
-            files.write(solved, layout);
+            files.write(solved);
             std::uint64_t positions = 0;
             for (const HeldValues& side : solved.sides) positions += side.values.positions();
             char part[48] = "";
@@ -783,7 +785,7 @@ std::vector<Material> build_plan(const BuildOptions& options) {
 }
 
 std::string unbuildable_reason(const Material& m, bool dtw) {
-    return m.men() > 0 || dtw ? PairLayout::too_large(m) : std::string();
+    return dtw ? PairLayout::too_large_for_dtw(m) : std::string();
 }
 
 void build(const BuildOptions& options, std::ostream& log) {

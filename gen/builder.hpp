@@ -52,8 +52,8 @@ struct BuildOptions {
 
 // Every material the plan of `options` needs, in build order (for a task: its own materials).
 std::vector<Material> build_plan(const BuildOptions& options);
-// Why dtb gen cannot build the pair of `m` (PairLayout::too_large; a kings-only pair's values are
-// solved in symmetry classes, without that layout, but its distances to win are not), or "".
+// Why dtb gen cannot build the pair of `m` (with distances to win: PairLayout::too_large_for_dtw;
+// every pair's values can be built), or "".
 std::string unbuildable_reason(const Material& m, bool dtw);
 
 // The finished files of `materials`: each one's .wdl, and with `dtw` its .dtw after it.

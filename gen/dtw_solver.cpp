@@ -198,6 +198,8 @@ public:
     // wdl: the values of the pair, or null to find them with the distances.
     DtwPairSolver(const Material& m, const ValueTables* wdl, const DtwTables& finished, const DtwSolverOptions& options)
         : finished_(finished), layout_(m), options_(options) {
+        // Its cells and buckets number a subgame's positions in 32 bits.
+        if (const std::string reason = PairLayout::too_large_for_dtw(m); !reason.empty()) throw std::length_error(reason);
         for (int side = 0; side < layout_.side_count(); ++side) {
             const Material& material = layout_.index(side).material();
             if (wdl) {

@@ -42,7 +42,8 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 }
 
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
-// capture flag; the DTW solver's distances (2 bytes), capture bits and WDL. Per position of the largest subgame: the WDL
+// capture flag; the DTW solver's distances (2 bytes), capture bits and WDL; and the list of the
+// pair's subgames (PairLayout::subgame_list_bytes, 4 bytes a configuration). Per position of the largest subgame: the WDL
 // solver's 2-byte cell (compact: 4 bits) and two frontier bits; the DTW solver's (kDtwSubgameBytes).
 // A kings-only pair's WDL: 4 bits a symmetry class and the values kept (compact: not kept).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
@@ -52,7 +53,8 @@ std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) co
 std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool compact_cells) const {
     if (dtw_) {
         const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
-        return pair * 5 / 2 + PairLayout::largest_subgame(m) * kDtwSubgameBytes;
+        return pair * 5 / 2 + PairLayout::largest_subgame(m) * kDtwSubgameBytes + PairLayout::subgame_list_bytes(m, pair) +
+               PairLayout::listing_bytes(m);
     }
     return wdl_solver_bytes(m, slices, compact_cells);
 }
@@ -65,13 +67,14 @@ std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool c
     // they are written to the files without being held.
     if (m.men() == 0) return KingClassValues::solver_bytes(m) + (compact_cells ? 0 : (pair + 3) / 4);
     const std::uint64_t cells = compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4;
-    if (slices <= 1) return pair * 3 / 8 + cells;
+    if (slices <= 1) return pair * 3 / 8 + cells + PairLayout::subgame_list_bytes(m, pair) + PairLayout::listing_bytes(m);
     // Sliced: the largest slice's values and boundary, in the shares of the pair the levels give.
     const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);
     std::uint64_t largest = 0, laid_out = 0;
     for (const std::uint64_t p : by_level) laid_out += p;
     for (const Slice& s : pair_slices(m, slices)) largest = std::max(largest, slice_solver_bytes(m, s, by_level));
-    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(largest) * pair / std::max<std::uint64_t>(laid_out, 1)) + cells;
+    return static_cast<std::uint64_t>(static_cast<unsigned __int128>(largest) * pair / std::max<std::uint64_t>(laid_out, 1)) + cells +
+           PairLayout::listing_bytes(m);
 }
 
 std::uint64_t MemoryPlan::bytes_read_by(const Material& m) const {

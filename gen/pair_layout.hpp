@@ -8,6 +8,7 @@
 // block 1, each by king index.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -18,6 +19,7 @@
 #include <tbb/task_arena.h>
 
 #include "gen/subgame_progress.hpp"
+#include "index/level_configs.hpp"
 #include "index/position_index.hpp"
 #include "rules/movegen.hpp"
 
@@ -62,6 +64,34 @@ struct Slice {
     friend bool operator==(const Slice&, const Slice&) = default;
 };
 
+// The men configurations of side 0 (each names its subgame, PairLayout::subgame) of one level
+// of a slice, in ascending order: 4 bytes each where the pair's configurations allow it (every pair
+// of up to 7 pieces), 8 beyond 2^32 (the 8-piece pairs of eight men).
+class ConfigList {
+public:
+    ConfigList() = default;
+    ConfigList(std::size_t n, bool wide) : wide_(wide) { wide ? wide_list_.resize(n) : narrow_list_.resize(n); }
+    static bool wide_for(std::uint64_t configs) { return (configs >> 32) != 0; }
+    std::size_t size() const { return wide_ ? wide_list_.size() : narrow_list_.size(); }
+    std::uint64_t operator[](std::size_t i) const { return wide_ ? wide_list_[i] : narrow_list_[i]; }
+    void set(std::size_t i, std::uint64_t config) {
+        if (wide_) wide_list_[i] = config;
+        else narrow_list_[i] = static_cast<std::uint32_t>(config);
+    }
+private:
+    bool wide_ = false;
+    std::vector<std::uint32_t> narrow_list_;
+    std::vector<std::uint64_t> wide_list_;
+};
+
+// The subgames of one slice (PairLayout::subgames_in): a list a level, empty outside the slice's
+// levels, and their positions.
+struct SliceSubgames {
+    LevelRange levels{0, -1};  // the slice's levels that the pair has
+    std::vector<ConfigList> by_level;
+    std::uint64_t positions = 0;
+};
+
 // The positions of the pair of m (m and its mirror) at each advancement level, counted row by row
 // (men_configs_by_advancement) without building a layout: for planning pairs too large to lay out.
 // A symmetric material's subgame {c, flip(c)} has both blocks in the one index, and c == flip(c)
@@ -70,11 +100,10 @@ std::vector<std::uint64_t> pair_positions_by_level(const Material& m);
 
 class PairLayout {
 public:
-    // Why the pair of `m` cannot be laid out (its men configurations, or its king placements of
-    // both sides together, pass 2^32: at 8 pieces the pairs of eight men with two to six a side,
-    // and KKKvKKKKM, KKKKvKKKM), or "" when it can.
-    static std::string too_large(const Material& m);
-    // Throws std::length_error with too_large's reason.
+    // Why the DTW solver, which numbers a subgame's positions in 32 bits, cannot solve the pair of
+    // `m` (its king placements of both sides together pass 2^32: at 8 pieces KKKvKKKKM and
+    // KKKKvKKKM), or "" when it can. The WDL solver numbers them in 64 bits.
+    static std::string too_large_for_dtw(const Material& m);
     explicit PairLayout(const Material& m);
 
     int side_count() const { return static_cast<int>(indexes_.size()); }
@@ -82,12 +111,22 @@ public:
     int partner_side(int side) const { return symmetric_ ? 0 : 1 - side; }
     std::uint64_t total_positions() const;
 
-    Subgame subgame(std::uint32_t config) const;
+    Subgame subgame(std::uint64_t config) const;
     // Positions of the pair's largest subgame as subgame() builds it: the king placements of a men
     // configuration and of its flip, or of one block where the only configuration is its own flip
     // (a symmetric kings-only material). Builds no layout, so no size limit: for memory estimates.
     static std::uint64_t largest_subgame(const Material& m);
     Position position_at(const Block& b, std::uint64_t king_index) const;
+    // Bytes of the configuration lists of `positions` positions of the pair of m: of their
+    // subgames (ConfigList), which a solver holds, and of their blocks (8 bytes each: HeldConfigs,
+    // a slice's own and its boundary's). Little where kings give a configuration many positions;
+    // without kings (a position a configuration) the most of a slice's memory.
+    static std::uint64_t subgame_list_bytes(const Material& m, std::uint64_t positions);
+    static std::uint64_t block_list_bytes(const Material& m, std::uint64_t positions);
+    // Bytes of listing one level's subgames (subgames_in): a count a placement of side 0's white
+    // men (LevelConfigs), and for a symmetric material another. A few MB up to five white men; 65
+    // MB for six, 360 MB for seven (8 pieces).
+    static std::uint64_t listing_bytes(const Material& m);
 
     // Calls visit(k, kings) for every king placement k of `block`, with its kings (walked, not
     // unranked). A block of 2^16 placements or more is split over the threads, isolated so that a
@@ -116,31 +155,35 @@ public:
     std::vector<std::uint64_t> positions_by_level() const;
     LevelRange all_levels() const { return {0, level_count() - 1}; }
 
-    // The men indices of the blocks of the subgames of `slice`, per side, sorted.
-    std::vector<std::vector<std::uint64_t>> men_indices_in(const Slice& slice) const;
+    // The subgames of `slice`: every configuration of side 0 at its levels (for a symmetric
+    // material only the first of each pair {c, flip(c)}), or of a part its share of the level's
+    // list. Two parallel passes over the pair's configurations; held in memory are the slice's
+    // lists alone, so that a slice of a pair without kings (a position a configuration) holds
+    // what its positions need, not the whole pair's.
+    SliceSubgames subgames_in(const Slice& slice) const;
+
+    // The men indices of the blocks of `subgames` (or of the subgames of `slice`), per side, sorted.
+    std::vector<std::vector<std::uint64_t>> men_indices_in(const SliceSubgames& subgames) const;
+    std::vector<std::vector<std::uint64_t>> men_indices_in(const Slice& slice) const {
+        return men_indices_in(subgames_in(slice));
+    }
 
     // The men indices, per side, sorted, of the configurations of level slice.levels.highest + 1
     // that a man move from a subgame of the slice's highest level reaches (with any kings: a
     // superset of what its positions reach): the boundary the slice reads.
-    std::vector<std::vector<std::uint64_t>> boundary_men_indices(const Slice& slice) const;
+    std::vector<std::vector<std::uint64_t>> boundary_men_indices(const SliceSubgames& subgames) const;
+    std::vector<std::vector<std::uint64_t>> boundary_men_indices(const Slice& slice) const {
+        return boundary_men_indices(subgames_in(Slice{{slice.levels.highest, slice.levels.highest}, slice.part, slice.parts}));
+    }
 
-    // Runs solve(subgame, SubgameProgress) on every subgame of `slice`: levels from the highest
+    // Runs solve(subgame, SubgameProgress) on every subgame of `subgames`: levels from the highest
     // down, the subgames of a level in parallel.
     template <typename Solve>
-    void solve_by_level(Solve&& solve, const ProgressCallback& progress, const Slice& slice) const {
-        const auto levels = configs_by_level();
-        const std::vector<std::uint64_t> positions = positions_by_level();
+    void solve_subgames(const SliceSubgames& subgames, Solve&& solve, const ProgressCallback& progress) const {
         std::atomic<std::uint64_t> done{0};
-        double total = 0;  // a part's share of its level's positions: near enough for progress
-        for (int l = slice.levels.lowest; l <= slice.levels.highest; ++l) {
-            const auto& level = levels[static_cast<std::size_t>(l)];
-            if (!level.empty())
-                total += static_cast<double>(positions[static_cast<std::size_t>(l)]) *
-                         static_cast<double>(subgames_of(slice, level).size()) / static_cast<double>(level.size());
-        }
-        const SubgameProgress reporter(progress, done, total);
-        for (int l = slice.levels.highest; l >= slice.levels.lowest; --l) {
-            const std::span<const std::uint32_t> level = subgames_of(slice, levels[static_cast<std::size_t>(l)]);
+        const SubgameProgress reporter(progress, done, static_cast<double>(std::max<std::uint64_t>(subgames.positions, 1)));
+        for (int l = subgames.levels.highest; l >= subgames.levels.lowest; --l) {
+            const ConfigList& level = subgames.by_level[static_cast<std::size_t>(l)];
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level.size(), 1), [&](const auto& r) {
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
                     const Subgame g = subgame(level[i]);
@@ -150,6 +193,10 @@ public:
             });
             reporter.level_done();
         }
+    }
+    template <typename Solve>
+    void solve_by_level(Solve&& solve, const ProgressCallback& progress, const Slice& slice) const {
+        solve_subgames(subgames_in(slice), solve, progress);
     }
     template <typename Solve>
     void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
@@ -180,19 +227,12 @@ public:
     }
 
 private:
+    // Of one level, the share of `slice`'s part, adding its subgames' positions to `positions`.
+    ConfigList plain_share(const LevelConfigs& level, const Slice& slice, std::uint64_t& positions) const;
+    ConfigList symmetric_share(const LevelConfigs& level, const Slice& slice, std::uint64_t& positions) const;
     // A configuration of side 0 as its partner side sees it, and its index there.
     static MenConfig flipped(const MenConfig& men);
-    std::uint32_t flipped_config(const MenConfig& men) const;
-    // Men configurations of side 0 by advancement; for a symmetric material only the first of
-    // each pair {c, flip(c)}.
-    std::vector<std::vector<std::uint32_t>> configs_by_level() const;
-    // The subgames of `level` (its list in configs_by_level) that `slice` holds: all, or its part.
-    static std::span<const std::uint32_t> subgames_of(const Slice& slice, const std::vector<std::uint32_t>& level) {
-        const std::uint64_t n = level.size();
-        const std::uint64_t first = n * static_cast<std::uint64_t>(slice.part) / static_cast<std::uint64_t>(slice.parts);
-        const std::uint64_t end = n * static_cast<std::uint64_t>(slice.part + 1) / static_cast<std::uint64_t>(slice.parts);
-        return std::span<const std::uint32_t>(level).subspan(first, end - first);
-    }
+    std::uint64_t flipped_config(const MenConfig& men) const;
 
     bool symmetric_;
     std::vector<PositionIndex> indexes_;

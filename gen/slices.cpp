@@ -4,6 +4,7 @@
 #include <bit>
 #include <memory>
 #include <optional>
+#include <queue>
 #include <stdexcept>
 
 #include <sys/resource.h>
@@ -67,10 +68,37 @@ private:
     std::size_t item_ = 0;
 };
 
+// A part of sorted men indices, read in order a buffer at a time: the writer of a pair holds one
+// per slice, and a pair without kings has as many configurations as positions.
+class MenStream {
+public:
+    MenStream(const fs::path& path, std::size_t part, std::uint64_t tag)
+        : reader_(path, part, tag), left_(reader_.size() / sizeof(std::uint64_t)) {
+        if (reader_.size() % sizeof(std::uint64_t) != 0) throw DamagedScratchFile(path.string() + ": a list of configurations cut short");
+        refill();
+    }
+    bool done() const { return at_ == buffer_.size(); }
+    std::uint64_t front() const { return buffer_[at_]; }
+    void pop() {
+        if (++at_ == buffer_.size()) refill();
+    }
+
+private:
+    void refill() {
+        buffer_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(left_, 4096)));
+        reader_.read({reinterpret_cast<std::uint8_t*>(buffer_.data()), buffer_.size() * sizeof(std::uint64_t)});
+        left_ -= buffer_.size();
+        at_ = 0;
+    }
+    ChunkedPartReader reader_;
+    std::uint64_t left_;
+    std::vector<std::uint64_t> buffer_;
+    std::size_t at_ = 0;
+};
+
 // One slice's side, read in configuration order.
 struct SliceCursor {
-    std::vector<std::uint64_t> men;
-    std::size_t next_config = 0;
+    MenStream men;
     ItemStream values, captures;
 };
 
@@ -174,7 +202,10 @@ std::uint64_t slice_positions(const Slice& slice, const std::vector<std::uint64_
 }
 
 std::uint64_t slice_solver_bytes(const Material& m, const Slice& slice, const std::vector<std::uint64_t>& by_level) {
-    return slice_positions(slice, by_level) * 3 / 8 + boundary_positions_bound(m, slice, by_level) / 4;
+    const std::uint64_t own = slice_positions(slice, by_level), boundary = boundary_positions_bound(m, slice, by_level);
+    // The boundary's list of configurations is read while the one asked for is still held.
+    return own * 3 / 8 + boundary / 4 + PairLayout::subgame_list_bytes(m, own) + PairLayout::block_list_bytes(m, own) +
+           2 * PairLayout::block_list_bytes(m, boundary);
 }
 
 SliceFiles::SliceFiles(const fs::path& db_dir, const Material& m) : dir_(db_dir / ".dtb-slices"), name_(m.name()) {}
@@ -195,10 +226,10 @@ bool SliceFiles::finished(const Slice& slice) const {
     return info && info->tag == tag(slice);
 }
 
-void SliceFiles::write(const SolvedSlice& slice, const PairLayout& layout) const {
+void SliceFiles::write(const SolvedSlice& slice) const {
     fs::create_directories(dir_);
     const Slice& s = slice.slice;
-    const auto lowest_men = layout.men_indices_in(Slice{{s.levels.lowest, s.levels.lowest}, s.part, s.parts});
+    const auto& lowest_men = slice.lowest_men;
     std::vector<PackedValues> lowest;
     std::vector<std::span<const std::uint8_t>> parts;
     lowest.reserve(slice.sides.size());
@@ -219,12 +250,12 @@ void SliceFiles::write(const SolvedSlice& slice, const PairLayout& layout) const
 }
 
 std::vector<HeldValues> SliceFiles::read_boundary(const std::vector<Slice>& above,
-                                                  const std::vector<std::vector<std::uint64_t>>& men,
+                                                  std::vector<std::vector<std::uint64_t>> men,
                                                   const PairLayout& layout) const {
     std::vector<HeldValues> out;
     for (int side = 0; side < layout.side_count(); ++side) {
         const std::uint64_t kings = layout.index(side).king_placements();
-        HeldConfigs configs(men[static_cast<std::size_t>(side)], kings);
+        HeldConfigs configs(std::move(men[static_cast<std::size_t>(side)]), kings);
         PackedValues values(configs.positions());
         std::uint64_t found = 0;
         std::vector<std::uint8_t> items;
@@ -259,13 +290,17 @@ std::vector<HeldValues> SliceFiles::read_boundary(const std::vector<Slice>& abov
 
 std::function<void(std::uint64_t, std::span<std::uint8_t>)> SliceFiles::value_stream(
     const std::vector<Slice>& slices, const PairLayout& layout, int side) const {
-    // Two open files a slice: hundreds of slices may pass the usual soft limit of 1024.
+    // Three open files a slice: hundreds of slices may pass the usual soft limit of 1024.
     if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max) {
         files.rlim_cur = files.rlim_max;
         ::setrlimit(RLIMIT_NOFILE, &files);
     }
+    // The cursors by the configuration each reads next, the smallest first: every configuration of
+    // the side is in one slice, so the next one asked for is the smallest.
+    using Next = std::pair<std::uint64_t, std::size_t>;
     struct State {
         std::vector<std::unique_ptr<SliceCursor>> cursors;
+        std::priority_queue<Next, std::vector<Next>, std::greater<>> by_next;
         std::uint64_t kings = 0, next = 0;
         SliceCursor* current = nullptr;
     };
@@ -274,8 +309,9 @@ std::function<void(std::uint64_t, std::span<std::uint8_t>)> SliceFiles::value_st
     for (const Slice& slice : slices) {
         const fs::path file = path(slice);
         state->cursors.push_back(std::make_unique<SliceCursor>(SliceCursor{
-            read_men(file, side, kMen, tag(slice)), 0, ItemStream(file, part_of(side, kValues), tag(slice), 2),
+            MenStream(file, part_of(side, kMen), tag(slice)), ItemStream(file, part_of(side, kValues), tag(slice), 2),
             ItemStream(file, part_of(side, kCaptures), tag(slice), 1)}));
+        if (!state->cursors.back()->men.done()) state->by_next.push({state->cursors.back()->men.front(), state->cursors.size() - 1});
     }
     return [state, name = path(slices.front()).string()](std::uint64_t first, std::span<std::uint8_t> out) {
         if (first != state->next) throw std::logic_error("slice values are streamed in order only");
@@ -284,13 +320,14 @@ std::function<void(std::uint64_t, std::span<std::uint8_t>)> SliceFiles::value_st
             const std::uint64_t k = state->next % state->kings;
             if (k == 0) {  // the next configuration: the slice that holds it
                 const std::uint64_t men = state->next / state->kings;
-                state->current = nullptr;
-                for (const auto& c : state->cursors)
-                    if (c->next_config < c->men.size() && c->men[c->next_config] == men) state->current = c.get();
-                if (!state->current)
+                if (state->by_next.empty() || state->by_next.top().first != men)
                     throw DamagedScratchFile("the slice files of " + name + " hold no values of configuration " +
                                              std::to_string(men));
-                ++state->current->next_config;
+                const std::size_t c = state->by_next.top().second;
+                state->by_next.pop();
+                state->current = state->cursors[c].get();
+                state->current->men.pop();
+                if (!state->current->men.done()) state->by_next.push({state->current->men.front(), c});
             }
             const std::span<std::uint8_t> part = out.first(std::min<std::uint64_t>(out.size(), state->kings - k));
             state->current->values.or_into(part, 0);

@@ -62,6 +62,7 @@ struct HeldValues {
 struct SolvedSlice {
     Slice slice;
     std::vector<HeldValues> sides;
+    std::vector<std::vector<std::uint64_t>> lowest_men;  // per side: the configurations of its lowest level
 };
 
 
@@ -92,8 +93,9 @@ std::uint64_t boundary_positions_bound(const Material& m, const Slice& slice, co
 std::uint64_t slice_positions(const Slice& slice, const std::vector<std::uint64_t>& by_level);
 
 // Bytes the WDL solver holds for `slice` besides the cells of its largest subgame: the value and
-// capture bit of each of its positions (3 bits) and its boundary (2 bits a position, at most
-// boundary_positions_bound).
+// capture bit of each of its positions (3 bits), its boundary (2 bits a position, at most
+// boundary_positions_bound), and the lists of their configurations (PairLayout::subgame_list_bytes,
+// block_list_bytes).
 std::uint64_t slice_solver_bytes(const Material& m, const Slice& slice, const std::vector<std::uint64_t>& by_level);
 
 // The scratch files of the slices of one pair, in DIR/.dtb-slices. A file's tag names the pair
@@ -107,10 +109,10 @@ public:
     bool finished(const Slice& slice) const;
     // Writes the slice's file: its values and capture bits, and separately its lowest level's
     // values, the boundary of the slices below. Throws std::runtime_error naming the file on failure.
-    void write(const SolvedSlice& slice, const PairLayout& layout) const;
+    void write(const SolvedSlice& slice) const;
     // A boundary: the values of the configurations `men` (per side, sorted) from the files of
     // `above` (slices_above), which must hold them all.
-    std::vector<HeldValues> read_boundary(const std::vector<Slice>& above, const std::vector<std::vector<std::uint64_t>>& men,
+    std::vector<HeldValues> read_boundary(const std::vector<Slice>& above, std::vector<std::vector<std::uint64_t>> men,
                                           const PairLayout& layout) const;
     // Value bytes (SolvedMaterial::value_byte) of side `side` of the pair, positions 0, 1, ... in
     // order, from the files of `slices` (which must cover every level): for the writer, streamed.

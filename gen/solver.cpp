@@ -26,14 +26,16 @@ constexpr std::uint8_t kCountMask = 0x7F;
 // (24 bytes a queued position would need more memory than the cells themselves).
 struct Settled {
     KingPlacement kings;
-    std::uint32_t local;
+    std::uint32_t local;  // only small subgames (kLargeSubgamePositions) queue them
     Value value;
 };
 
-// A predecessor about to be settled, with its kings for the queue.
+// A predecessor about to be settled, with its kings for the queue. Its local number takes 64 bits
+// (the struct's size is the same): at 8 pieces a subgame of one man among seven kings holds 6.0e9
+// positions.
 struct Predecessor {
     KingPlacement kings;
-    std::uint32_t local;
+    std::uint64_t local;
 };
 
 // A position's state and counter share a cache line: settling a predecessor touches both.
@@ -59,24 +61,25 @@ struct PendingSettle {
     std::vector<Pred> predecessors;
 };
 
-inline std::uint32_t local_of(const Predecessor& p) { return p.local; }
-inline std::uint32_t local_of(std::uint32_t local) { return local; }
+inline std::uint64_t local_of(const Predecessor& p) { return p.local; }
+inline std::uint64_t local_of(std::uint64_t local) { return local; }
 
 class PairSolver {
 public:
     // The whole pair.
     PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
-        : finished_(finished), layout_(m), slice_{layout_.all_levels()}, compact_(options.compact_large_subgames) {
+        : finished_(finished), layout_(m), slice_{layout_.all_levels()}, subgames_(layout_.subgames_in(slice_)),
+          compact_(options.compact_large_subgames) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
     // One slice, with the values its man moves reach in the level above it in `boundary` (none
     // for the most advanced slice).
-    PairSolver(const Material& m, const ValueTables& finished, const Slice& slice, std::vector<HeldValues> boundary,
-               SolverOptions options)
-        : finished_(finished), layout_(m), slice_(slice), compact_(options.compact_large_subgames),
-          boundary_(std::move(boundary)) {
-        auto men = layout_.men_indices_in(slice);
+    PairSolver(const Material& m, const ValueTables& finished, const Slice& slice, SliceSubgames subgames,
+               std::vector<HeldValues> boundary, SolverOptions options)
+        : finished_(finished), layout_(m), slice_(slice), subgames_(std::move(subgames)),
+          compact_(options.compact_large_subgames), boundary_(std::move(boundary)) {
+        auto men = layout_.men_indices_in(subgames_);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
     }
@@ -91,7 +94,15 @@ public:
 
     SolvedSlice solve_slice(const ProgressCallback& progress) {
         solve(progress);
-        return {slice_, std::move(own_)};
+        // The lowest level's configurations, which the slices below read as their boundary.
+        SliceSubgames lowest;
+        lowest.levels = {subgames_.levels.lowest, subgames_.levels.lowest};
+        lowest.by_level.resize(subgames_.by_level.size());
+        if (lowest.levels.lowest <= subgames_.levels.highest)
+            lowest.by_level[static_cast<std::size_t>(lowest.levels.lowest)] =
+                std::move(subgames_.by_level[static_cast<std::size_t>(lowest.levels.lowest)]);
+        subgames_ = {};
+        return {slice_, std::move(own_), layout_.men_indices_in(lowest)};
     }
 
 private:
@@ -101,7 +112,7 @@ private:
     }
 
     void solve(const ProgressCallback& progress) {
-        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress, slice_);
+        layout_.solve_subgames(subgames_, [&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress);
     }
 
     // The value of position king_index of configuration men_index of `side`, solved already: in
@@ -159,9 +170,9 @@ private:
                                      [&](std::uint64_t pred, const KingPlacement& pred_kings) {
                                          __builtin_prefetch(&s.cells[pred], 1);
                                          if constexpr (std::is_same_v<Pred, Predecessor>)
-                                             out.predecessors.push_back({pred_kings, static_cast<std::uint32_t>(pred)});
+                                             out.predecessors.push_back({pred_kings, pred});
                                          else
-                                             out.predecessors.push_back(static_cast<std::uint32_t>(pred));
+                                             out.predecessors.push_back(pred);
                                      });
     }
     void gather_predecessors(const Subgame& g, const Settled& e, Scratch& s, PendingSettle<Predecessor>& out) const {
@@ -175,7 +186,7 @@ private:
     template <typename Pred, typename Push>
     static void settle(const PendingSettle<Pred>& p, Scratch& s, Push&& settled) {
         for (const Pred& predecessor : p.predecessors) {
-            const std::uint32_t pred = local_of(predecessor);
+            const std::uint64_t pred = local_of(predecessor);
             std::atomic_ref state(s.cells[pred].state);
             if (state.load(std::memory_order_relaxed) != kUnknown) continue;
             std::uint8_t expected = kUnknown;
@@ -197,7 +208,9 @@ private:
     void settle_queue(const Subgame& g, Scratch& s) const {
         if (s.queue.empty()) return;
         PendingSettle<Predecessor> current, next;
-        const auto queue = [&](const Predecessor& p, Value v) { s.queue.push_back(Settled{p.kings, p.local, v}); };
+        const auto queue = [&](const Predecessor& p, Value v) {
+            s.queue.push_back(Settled{p.kings, static_cast<std::uint32_t>(p.local), v});
+        };
         gather_predecessors(g, s.queue[0], s, current);
         for (std::size_t head = 0;; ++head) {
             const bool ahead = head + 1 < s.queue.size();
@@ -218,9 +231,9 @@ private:
             if (v == Value::Win || v == Value::Loss) frontier.set(local);
         }
         propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
-            PendingSettle<std::uint32_t> current, next;
+            PendingSettle<std::uint64_t> current, next;
             bool pending = false;
-            const auto to_frontier = [&](std::uint32_t pred, Value) { push(pred); };
+            const auto to_frontier = [&](std::uint64_t pred, Value) { push(pred); };
             for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
                 gather_predecessors(g, local, kings, static_cast<Value>(s.cells[local].state & kValueMask), s, next);
                 if (pending) settle(current, s, to_frontier);
@@ -330,7 +343,7 @@ private:
         layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, kings),
                                      [&](std::uint64_t pred, const KingPlacement& k) {
                                          states.prefetch(pred);
-                                         predecessors.push_back({k, static_cast<std::uint32_t>(pred)});
+                                         predecessors.push_back({k, pred});
                                      });
         for (const auto& [k, pred] : predecessors) {
             const std::uint8_t nibble = states.get(pred);
@@ -391,6 +404,7 @@ private:
     const ValueTables& finished_;
     PairLayout layout_;
     Slice slice_;
+    SliceSubgames subgames_;  // the slice's, by level: its configurations' lists, held while it is solved
     bool compact_;
     std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
     std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
@@ -406,10 +420,17 @@ std::vector<SolvedMaterial> solve_material_pair(const Material& material, const 
 }
 
 SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, const Slice& slice,
+                                 SliceSubgames subgames, std::vector<HeldValues> boundary,
+                                 const ProgressCallback& progress, SolverOptions options) {
+    if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
+    return PairSolver(material, finished, slice, std::move(subgames), std::move(boundary), options).solve_slice(progress);
+}
+
+SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, const Slice& slice,
                                  std::vector<HeldValues> boundary, const ProgressCallback& progress,
                                  SolverOptions options) {
-    if (material.pieces() > 16) throw std::invalid_argument("dtb gen supports at most 16 pieces");
-    return PairSolver(material, finished, slice, std::move(boundary), options).solve_slice(progress);
+    return solve_material_slice(material, finished, slice, PairLayout(material).subgames_in(slice), std::move(boundary),
+                                progress, options);
 }
 
 }  // namespace dtb

@@ -183,7 +183,7 @@ private:
             // subgame do not shrink with the slice. Where the task passes the budget, its large
             // subgames are held compact, as the builder then holds them (MemoryPlan::compact_cells).
             const std::uint64_t others = whole.memory_bytes - solver - own_tables_of(m);
-            const std::uint64_t held = slice_solver_bytes(m, slice, by_level);
+            const std::uint64_t held = slice_solver_bytes(m, slice, by_level) + PairLayout::listing_bytes(m);
             std::uint64_t slice_solver = held + subgame * 9 / 4;
             if (options_.memory_bytes != 0 && others + slice_solver > options_.memory_bytes &&
                 subgame >= kLargeSubgamePositions)
@@ -196,8 +196,9 @@ private:
         whole.inputs = files;
         // Writing streams the slice files into compressed blocks: a batch of raw blocks per stream,
         // and, as the configurations of all slices interleave in index order, an open reader of
-        // values and one of capture bits in every slice file (about 1 MiB each, ChunkedPartReader).
-        whole.memory_bytes = (std::uint64_t{256} << 20) + files.size() * (std::uint64_t{2} << 20);
+        // configurations, one of values and one of capture bits in every slice file (about 1 MiB
+        // each, ChunkedPartReader).
+        whole.memory_bytes = (std::uint64_t{256} << 20) + files.size() * (std::uint64_t{3} << 20);
         whole.cpu_seconds = static_cast<double>(whole.positions) * kWdlCpuSecondsPerPosition * kWriteCpuFactor;
         plan.tasks.push_back(std::move(whole));
     }

@@ -9,7 +9,7 @@ gtest_discover_tests(gen_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
 # That the thread count changes no byte is checked by cli_gen_dtw_2_4 (tests/dtw_files_tests.cmake):
 # a one-thread build against the fixture db4 below, built on every core.
 
-add_executable(index_tests index/index_test.cpp index/king_classes_test.cpp)
+add_executable(index_tests index/index_test.cpp index/king_classes_test.cpp index/level_configs_test.cpp)
 target_link_libraries(index_tests PRIVATE dtb_index GTest::gtest_main)
 gtest_discover_tests(index_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS index)
 

@@ -47,8 +47,9 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     EXPECT_EQ(dtw.bytes_read_by(named("KMvK")), 5 * 1000u + 3 * 8000u);
     // The pair's 2 x 4000 positions at 3 bits (value and capture flag), plus its largest subgame at
     // 2.25 bytes: one men configuration of each side, the two kings on the 49 squares the man
-    // leaves (49 x 48 each).
-    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 3000u + 2 * 49 * 48 * 9 / 4);
+    // leaves (49 x 48 each); the list of its subgames, 4 bytes each, of 2 x 49 x 48 positions
+    // (8000 of them make 2); and 8 bytes a square of its white man, to list a level's subgames.
+    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 3000u + 2 * 49 * 48 * 9 / 4 + 2 * 4 + 45 * 8);
     // Its own mirror, kings only: solved in symmetry classes, a nibble each, and its 4000 values
     // kept at 2 bits. The four symmetries leave (50 + 0 + 10 + 0) / 4 = 15 orbits of the white
     // king's square (the reflection in the long diagonal a1-j10 keeps its 10 squares, the half
@@ -56,19 +57,24 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     EXPECT_EQ(wdl.solver_bytes(named("KvK")), (15u * 49 + 1) / 2 + 1000u);
     // Its own mirror with men: one side, but a subgame holds a men configuration and its flip, the
     // kings on the 48 squares the men leave (48 x 47 each).
-    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4);
-    EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8);
+    // Listing a symmetric pair's level counts its listed subgames too: twice 8 bytes a square.
+    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4 + 1 * 4 + 2 * 45 * 8);
+    EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8 + 2 * 4 + 45 * 8);
     // In 4 slices the WDL solver holds its largest slice's values (3 bits a position) and its
-    // boundary, the level above it (2 bits a position). KMvK's man stands on one of 9 rows, so each
-    // level holds a ninth of the pair's 8000 positions. The cells of the largest subgame stay.
+    // boundary, the level above it (2 bits a position), and their lists: 4 bytes a subgame of
+    // 2 x 49 x 48 positions and 8 bytes a block (two a subgame) of the slice, twice that of the
+    // boundary. KMvK's man stands on one of 9 rows, so each level holds a ninth of the pair's 8000
+    // positions. The cells of the largest subgame stay.
     MemoryPlan sliced(materials_in_build_order(3), false, 0, same_size);
     sliced.solve_in_slices(4);
+    const auto subgames = [](double positions) { return positions / (2 * 49 * 48); };
     double largest = 0;
     for (const LevelRange& s : slice_levels(named("KMvK"), 4)) {
-        const double values = (s.highest - s.lowest + 1) * 8000.0 / 9 * 3 / 8;
-        largest = std::max(largest, values + (s.highest < 8 ? 8000.0 / 9 / 4 : 0.0));
+        const double own = (s.highest - s.lowest + 1) * 8000.0 / 9, boundary = s.highest < 8 ? 8000.0 / 9 : 0.0;
+        const double lists = subgames(own) * (4 + 16) + subgames(boundary) * 32;
+        largest = std::max(largest, own * 3 / 8 + boundary / 4 + lists);
     }
-    EXPECT_NEAR(static_cast<double>(sliced.solver_bytes(named("KMvK"))), largest + 2 * 49 * 48 * 9 / 4, 3.0);
+    EXPECT_NEAR(static_cast<double>(sliced.solver_bytes(named("KMvK"))), largest + 2 * 49 * 48 * 9 / 4 + 45 * 8, 3.0);
 }
 
 TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenTheyDoNotFit) {

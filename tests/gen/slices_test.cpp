@@ -99,8 +99,10 @@ TEST(PairSlices, CutLevelsIntoPartsThatHoldEveryConfigurationOnce) {
             EXPECT_EQ(slices.size(), std::min<std::uint64_t>(count, layout.index(0).men_configs())) << name;
             EXPECT_EQ(pair_slices(m, static_cast<int>(slices.size())), slices) << name;
             std::vector<std::vector<std::uint64_t>> seen(static_cast<std::size_t>(layout.side_count()));
+            std::uint64_t listed_positions = 0;  // of the subgames each slice lists
             for (std::size_t k = 0; k < slices.size(); ++k) {
                 const Slice& s = slices[k];
+                listed_positions += layout.subgames_in(s).positions;
                 ASSERT_EQ(s.levels.lowest, s.levels.highest) << name;
                 if (k > 0) {
                     EXPECT_LE(s.levels.highest, slices[k - 1].levels.highest) << name;  // the most advanced first
@@ -117,6 +119,7 @@ TEST(PairSlices, CutLevelsIntoPartsThatHoldEveryConfigurationOnce) {
                     }
                 EXPECT_LE(boundary_positions, boundary_positions_bound(m, s, by_level)) << name << " slice " << k;
             }
+            EXPECT_EQ(listed_positions, layout.total_positions()) << name;
             for (int side = 0; side < layout.side_count(); ++side) {
                 std::sort(seen[side].begin(), seen[side].end());
                 ASSERT_EQ(seen[side].size(), layout.index(side).men_configs()) << name;
@@ -216,10 +219,9 @@ protected:
     // What a build killed after its first slice of the pair leaves: that slice's file.
     fs::path first_slice_file() {
         const InMemoryTables finished = solve_in_memory(3, false);
-        const PairLayout layout(pair_);
         const Slice first{slice_levels(pair_, slices_).front()};
         const SliceFiles files(dir_, pair_);
-        files.write(solve_material_slice(pair_, finished.wdl, first, {}), layout);
+        files.write(solve_material_slice(pair_, finished.wdl, first, {}));
         return files.path(first);
     }
 

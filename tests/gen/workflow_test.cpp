@@ -238,30 +238,65 @@ TEST(Workflow, TheEstimateCountsTasksPositionsAndChains) {
     EXPECT_EQ(rows, 2);
 }
 
-// The solvers number men configurations and king placements in 32 bits. At 8 pieces the pairs of
-// eight men with two to six a side pass that: named (with their count, here from the binomials:
-// white men on 6-50, black men on 1-45), and refused by dtb gen before any work, not solved wrong.
+// The DTW solver numbers a subgame's positions in 32 bits. At 8 pieces KKKvKKKKM and KKKKvKKKM,
+// one man among seven kings, pass that: named (with their count, here from the binomials: the
+// kings on the 49 squares the man leaves), and a build of their distances refused by dtb gen
+// before any work, not solved wrong. Their values (the WDL solver numbers positions in 64 bits)
+// and the pairs of eight men (configurations numbered in 64 bits) are not refused.
 TEST(Workflow, PairsBeyondTheSolversNumberingAreRefusedBeforeAnyWork) {
     const auto choose = [](std::uint64_t n, std::uint64_t k) {
         std::uint64_t r = 1;
         for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
         return r;
     };
-    std::uint64_t configs = 0;  // j white men on the 40 squares both sides' men can stand on
-    for (std::uint64_t j = 0; j <= 4; ++j) configs += choose(40, j) * choose(5, 4 - j) * choose(45 - j, 4);
-    const std::string reason = PairLayout::too_large(named("MMMMvMMMM"));
-    EXPECT_NE(reason.find(std::to_string(configs) + " men configurations"), std::string::npos) << reason;
-    EXPECT_THROW(PairLayout(named("MMMMvMMMM")), std::length_error);
-    EXPECT_EQ(PairLayout::too_large(named("KMvKKMM")), "");
-    EXPECT_NE(PairLayout::too_large(named("KKKvKKKKM")).find("king placements"), std::string::npos);
+    // KKKvKKKKM: three white kings, then four black ones; its mirror KKKKMvKKK: four, then three.
+    const std::uint64_t kings = choose(49, 3) * choose(46, 4) + choose(49, 4) * choose(45, 3);
+    const std::string reason = unbuildable_reason(named("KKKvKKKKM"), true);
+    EXPECT_NE(reason.find(std::to_string(kings) + " king placements"), std::string::npos) << reason;
+    EXPECT_NE(unbuildable_reason(named("KKKKvKKKM"), true), "");
+    EXPECT_EQ(unbuildable_reason(named("KKKvKKKKM"), false), "");
+    EXPECT_EQ(unbuildable_reason(named("KMvKKMM"), true), "");
+    EXPECT_EQ(unbuildable_reason(named("MMMMvMMMM"), false), "");
+    EXPECT_EQ(unbuildable_reason(named("MMMMvMMMM"), true), "");
 
     BuildOptions o;
     o.dir = fs::temp_directory_path() / ("dtb-too-large-" + std::to_string(::getpid()));
     o.max_pieces = 8;
-    o.only = {named("MMMMvMMMM")};
+    o.dtw = true;
+    o.only = {named("KKKvKKKKM")};
     std::ostringstream log;
     EXPECT_THROW(build(o, log), std::invalid_argument);
     EXPECT_FALSE(fs::exists(o.dir));
+}
+
+// The pair of eight men has more configurations than 32 bits number (the count from the
+// binomials: j white men on the 40 squares both sides' men can stand on): its subgames past 2^32
+// are laid out by their 64-bit numbers, and their lists keep such numbers.
+TEST(Workflow, PairsOfEightMenNumberTheirConfigurationsIn64Bits) {
+    const auto choose = [](std::uint64_t n, std::uint64_t k) {
+        std::uint64_t r = 1;
+        for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+        return r;
+    };
+    std::uint64_t configs = 0;
+    for (std::uint64_t j = 0; j <= 4; ++j) configs += choose(40, j) * choose(5, 4 - j) * choose(45 - j, 4);
+    const PairLayout layout(named("MMMMvMMMM"));
+    ASSERT_EQ(layout.index(0).men_configs(), configs);
+    ASSERT_GT(configs, std::uint64_t{1} << 32);
+    for (const std::uint64_t c : {(std::uint64_t{1} << 32) + 12345, configs - 1, configs / 2 + 7}) {
+        const Subgame g = layout.subgame(c);
+        EXPECT_EQ(g.blocks[0].base, c);  // one position a configuration
+        EXPECT_EQ(layout.index(0).men_index(g.blocks[0].men), c);
+        if (g.block_count == 2) {  // the partner: c seen from the other side, its own flip back
+            EXPECT_EQ(layout.index(g.blocks[1].side).men_index(g.blocks[1].men), g.blocks[1].base);
+            EXPECT_EQ(layout.subgame(g.blocks[1].base).blocks[1].base, c);
+        }
+    }
+    ConfigList wide(3, ConfigList::wide_for(configs));
+    wide.set(1, configs - 1);
+    EXPECT_EQ(wide[1], configs - 1);
+    EXPECT_EQ(wide[0], 0u);
+    EXPECT_FALSE(ConfigList::wide_for(PositionIndex(named("MMMvMMMM")).men_configs()));
 }
 
 TEST(Workflow, PlanTsvReadsBackAsWritten) {
