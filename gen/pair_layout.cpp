@@ -257,7 +257,9 @@ std::uint64_t PairLayout::listing_bytes(const Material& m) {
 }
 
 std::uint64_t PairLayout::block_list_bytes(const Material& m, std::uint64_t positions) {
-    return 2 * subgames_of_positions(m, positions) * sizeof(std::uint64_t);
+    // And HeldConfigs's sample, an entry in 64.
+    const std::uint64_t list = 2 * subgames_of_positions(m, positions) * sizeof(std::uint64_t);
+    return list + list / 64;
 }
 
 Position PairLayout::position_at(const Block& b, std::uint64_t k) const {

@@ -31,7 +31,9 @@ public:
         return h;
     }
     HeldConfigs(std::vector<std::uint64_t> sorted_men_indices, std::uint64_t king_placements)
-        : men_(std::move(sorted_men_indices)), king_placements_(king_placements) {}
+        : men_(std::move(sorted_men_indices)), king_placements_(king_placements) {
+        for (std::size_t i = 0; i < men_.size(); i += kSampleEvery) samples_.push_back(men_[i]);
+    }
 
     std::uint64_t positions() const { return (all_ ? all_ : men_.size()) * king_placements_; }
     std::uint64_t king_placements() const { return king_placements_; }
@@ -40,14 +42,23 @@ public:
     // Where the positions of configuration men_index start, or kNotHeld.
     std::uint64_t base(std::uint64_t men_index) const {
         if (all_) return men_index < all_ ? men_index * king_placements_ : kNotHeld;
-        const auto it = std::lower_bound(men_.begin(), men_.end(), men_index);
-        if (it == men_.end() || *it != men_index) return kNotHeld;
+        // The sample of every kSampleEvery-th entry, small enough to stay cached, names the run
+        // of the list to search: in a slice without kings (a configuration a position, millions
+        // of them) each value looked up searched the whole list, a cache miss a step.
+        const auto after = std::upper_bound(samples_.begin(), samples_.end(), men_index);
+        if (after == samples_.begin()) return kNotHeld;
+        const auto from = men_.begin() + (after - samples_.begin() - 1) * static_cast<std::ptrdiff_t>(kSampleEvery);
+        const auto to = men_.end() - from > static_cast<std::ptrdiff_t>(kSampleEvery) ? from + kSampleEvery : men_.end();
+        const auto it = std::lower_bound(from, to, men_index);
+        if (it == to || *it != men_index) return kNotHeld;
         return static_cast<std::uint64_t>(it - men_.begin()) * king_placements_;
     }
 
 private:
+    static constexpr std::size_t kSampleEvery = 64;
     std::uint64_t all_ = 0;  // the number of configurations when all are held, else 0
     std::vector<std::uint64_t> men_;
+    std::vector<std::uint64_t> samples_;  // men_[0], men_[kSampleEvery], ...
     std::uint64_t king_placements_;
 };
 

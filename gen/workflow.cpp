@@ -46,6 +46,8 @@ bool is_slice_task(const WorkflowTask& t) { return t.outputs.size() == 1 && is_s
 
 // Where Snakemake records each task's wall time and peak memory (its `benchmark:` files).
 const std::string kBenchmarkFolder = ".dtb-benchmarks";
+// Where make keeps a stamp for the parts of each level cut into parts (write_makefile).
+const std::string kStampFolder = ".dtb-stamps";
 
 std::string join(const std::vector<std::string>& items) {
     std::string out;
@@ -394,11 +396,33 @@ void write_makefile(const WorkflowPlan& plan, const std::string& dtb, std::ostre
         for (const std::string& f : slice_files) out << ' ' << f;
         out << "\n\n";
     }
+    // A part of a level reads every part of the level above. Listed directly, those intermediate
+    // files form diamonds that GNU make checks path by path (its check of an intermediate file's
+    // prerequisites has no memory), which took exponential time: 105 slices of MvMMM in parts hung
+    // it. A stamp a level above (a real file, which ends the check) stands for its parts instead.
+    const std::set<std::string> slice_set(slice_files.begin(), slice_files.end());
+    std::map<std::string, std::vector<std::string>> stamps;  // stamp -> the parts it stands for
+    const auto stamp_of = [&](const std::vector<std::string>& parts) {
+        std::string name = parts.front().substr(parts.front().rfind('/') + 1);
+        name = kStampFolder + "/" + name.substr(0, name.find(".part-"));
+        stamps.emplace(name, parts);
+        return name;
+    };
     for (const WorkflowTask& t : plan.tasks) {
         for (const std::string& f : t.outputs) out << f << ' ';
         out << "&:";
-        for (const std::string& f : t.inputs) out << ' ' << f;
+        std::vector<std::string> parts_above;
+        for (const std::string& f : t.inputs)
+            if (is_slice_task(t) && slice_set.count(f)) parts_above.push_back(f);
+            else out << ' ' << f;
+        if (parts_above.size() == 1) out << ' ' << parts_above.front();
+        else if (!parts_above.empty()) out << ' ' << stamp_of(parts_above);
         out << "\n\t$(DTB) gen --task " << t.id << " --out . --threads $(TASK_THREADS)\n\n";
+    }
+    for (const auto& [stamp, parts] : stamps) {
+        out << stamp << ':';
+        for (const std::string& f : parts) out << ' ' << f;
+        out << "\n\t@mkdir -p " << kStampFolder << " && touch $@\n\n";
     }
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <random>
 
 #include "gen/chunked_file.hpp"
 #include "gen/memory_plan.hpp"
@@ -71,6 +72,24 @@ TEST(SliceLevels, PositionsByLevelCountedAsTheLayoutHasThem) {
         }
         const std::vector<std::uint64_t> configs = men_configs_by_advancement(m);
         EXPECT_EQ(std::accumulate(configs.begin(), configs.end(), std::uint64_t{0}), PositionIndex(m).men_configs()) << name;
+    }
+}
+
+// A held list finds each of its configurations at its place and none other: below, between and
+// above its entries, across the runs its sample names, lists shorter and longer than one run.
+TEST(HeldConfigs, FindEveryListedConfigurationAndNoOther) {
+    std::mt19937_64 rng(5);
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{5000}}) {
+        std::vector<std::uint64_t> men;
+        for (std::uint64_t c = 3; men.size() < n; c += 1 + rng() % 5) men.push_back(c);
+        const HeldConfigs held(men, 7);
+        for (std::size_t i = 0; i < men.size(); ++i) ASSERT_EQ(held.base(men[i]), i * 7) << n;
+        const std::uint64_t top = men.empty() ? 10 : men.back() + 3;
+        for (std::uint64_t c = 0; c <= top; ++c) {
+            if (!std::binary_search(men.begin(), men.end(), c)) {
+                ASSERT_EQ(held.base(c), HeldConfigs::kNotHeld) << n << " " << c;
+            }
+        }
     }
 }
 
