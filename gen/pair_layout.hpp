@@ -78,6 +78,7 @@ public:
         if (wide_) wide_list_[i] = config;
         else narrow_list_[i] = static_cast<std::uint32_t>(config);
     }
+
 private:
     bool wide_ = false;
     std::vector<std::uint32_t> narrow_list_;
@@ -157,9 +158,10 @@ public:
 
     // The subgames of `slice`: every configuration of side 0 at its levels (for a symmetric
     // material only the first of each pair {c, flip(c)}), or of a part its share of the level's
-    // list. Two parallel passes over the pair's configurations; held in memory are the slice's
-    // lists alone, so that a slice of a pair without kings (a position a configuration) holds
-    // what its positions need, not the whole pair's.
+    // list. Level by level through LevelConfigs, never the other levels' configurations (a
+    // symmetric material's part visits its level twice: counting the listed, then taking its
+    // share); held in memory are the slice's lists alone, so that a slice of a pair without kings
+    // (a position a configuration) holds what its positions need, not the whole pair's.
     SliceSubgames subgames_in(const Slice& slice) const;
 
     // The men indices of the blocks of `subgames` (or of the subgames of `slice`), per side, sorted.
