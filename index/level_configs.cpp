@@ -1,7 +1,7 @@
 #include "index/level_configs.hpp"
 
+#include <algorithm>
 #include <bit>
-#include <stdexcept>
 
 namespace dtb {
 namespace {
@@ -13,24 +13,40 @@ constexpr int kRows = 10, kBlackRows = 9, kSquaresPerRow = 5;
 
 int row_of_bit(int bit) { return (square_of_bit(bit) - 1) / kSquaresPerRow; }
 
-// The advancement of white men on 6..45 (those on 46..50 have none).
-int white_advancement(Bitboard shared) {
-    int total = 0;
-    for (Bitboard b = shared; b; b &= b - 1) total += kRows - 1 - row_of_bit(lowest_bit(b));
-    return total;
-}
-
 }  // namespace
 
-std::uint32_t LevelConfigs::occupancy_key(Bitboard white_shared) {
-    std::uint32_t key = 0;
-    for (Bitboard b = white_shared; b; b &= b - 1) key += std::uint32_t{1} << (3 * row_of_bit(lowest_bit(b)));
-    return key;
+LevelConfigs::SharedRows LevelConfigs::shared_rows(std::uint64_t compact_shared) {
+    // Bit i stands for square 6 + i, on row 1 + i / 5 (no expand_bits, a loop on CPUs without BMI2).
+    SharedRows out;
+    for (std::uint64_t bits = compact_shared; bits; bits &= bits - 1) {
+        const int row = 1 + std::countr_zero(bits) / kSquaresPerRow;
+        out.key += std::uint32_t{1} << (3 * row);
+        out.advancement += kRows - 1 - row;
+    }
+    return out;
+}
+
+const LevelConfigs::RowCounts& LevelConfigs::counts_for(std::uint32_t key) {
+    if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+    RowCounts c;
+    c.men = black_men_;
+    c.sums = (kBlackRows - 1) * black_men_;
+    c.below.assign(static_cast<std::size_t>(kRows) * static_cast<std::size_t>(c.men + 1) * static_cast<std::size_t>(c.sums + 1), 0);
+    c.below[c.index(0, 0, 0)] = 1;
+    for (int r = 0; r < kBlackRows; ++r) {
+        const int free = kSquaresPerRow - static_cast<int>((key >> (3 * r)) & 7);
+        for (int k = 0; k <= c.men; ++k)
+            for (int s = 0; s <= c.sums; ++s)
+                if (const std::uint64_t ways = c.at(r, k, s))
+                    for (int t = 0; t <= free && k + t <= c.men && s + t * r <= c.sums; ++t)
+                        c.below[c.index(r + 1, k + t, s + t * r)] += ways * binomial(free, t);
+    }
+    return memo_.emplace(key, std::move(c)).first->second;
 }
 
 LevelConfigs::LevelConfigs(const PositionIndex& index, int level)
     : index_(&index), level_(level), white_men_(index.material().white_men), black_men_(index.material().black_men) {
-    const int w = white_men_, b = black_men_;
+    const int w = white_men_;
     std::uint64_t placements = 0;
     for (int j = 0; j <= std::min(w, kSquaresPerRow); ++j) {
         group_starts_.push_back(placements);
@@ -45,50 +61,16 @@ LevelConfigs::LevelConfigs(const PositionIndex& index, int level)
         // whatever the men on 46..50 (row 9: no advancement, no black man's square).
         std::vector<std::uint64_t> per_shared;
         std::uint64_t compact = (std::uint64_t{1} << shared_men) - 1;
-        const RowCounts* last = nullptr;
-        std::uint32_t last_key = ~std::uint32_t{0};
+        const RowCounts* counts = nullptr;
+        std::uint32_t key = ~std::uint32_t{0};  // of `counts`: consecutive placements often share it
         for (std::uint64_t rank = 0; rank < binomial(40, shared_men); ++rank) {
-            // Square 6 + i for bit i of compact: row 1 + i / 5 (no expand_bits, which is a loop
-            // on CPUs without BMI2).
-            std::uint32_t key = 0;
-            int advancement = 0;
-            for (std::uint64_t bits = compact; bits; bits &= bits - 1) {
-                const int row = 1 + std::countr_zero(bits) / kSquaresPerRow;
-                key += std::uint32_t{1} << (3 * row);
-                advancement += kRows - 1 - row;
+            const SharedRows rows = shared_rows(compact);
+            if (rows.key != key) {
+                key = rows.key;
+                counts = &counts_for(key);
             }
-            if (key == last_key) {
-                const int sum = level - advancement;
-                per_shared.push_back(sum < 0 || sum > last->sums ? 0 : last->at(kBlackRows, b, sum));
-                if (shared_men > 0) compact = next_subset(compact);
-                continue;
-            }
-            auto it = memo_.find(key);
-            if (it == memo_.end()) {
-                RowCounts c;
-                c.men = b;
-                c.sums = (kBlackRows - 1) * b;
-                c.below.assign(static_cast<std::size_t>(kRows) * static_cast<std::size_t>(b + 1) * static_cast<std::size_t>(c.sums + 1), 0);
-                const auto at = [&](int r, int k, int s) -> std::uint64_t& {
-                    return c.below[(static_cast<std::size_t>(r) * static_cast<std::size_t>(b + 1) + static_cast<std::size_t>(k)) *
-                                       static_cast<std::size_t>(c.sums + 1) +
-                                   static_cast<std::size_t>(s)];
-                };
-                at(0, 0, 0) = 1;
-                for (int r = 0; r < kBlackRows; ++r) {
-                    const int free = kSquaresPerRow - static_cast<int>((key >> (3 * r)) & 7);
-                    for (int k = 0; k <= b; ++k)
-                        for (int s = 0; s <= c.sums; ++s)
-                            if (const std::uint64_t ways = at(r, k, s))
-                                for (int t = 0; t <= free && k + t <= b && s + t * r <= c.sums; ++t)
-                                    at(r + 1, k + t, s + t * r) += ways * binomial(free, t);
-                }
-                it = memo_.emplace(key, std::move(c)).first;
-            }
-            last = &it->second;
-            last_key = key;
-            const int sum = level - advancement;
-            per_shared.push_back(sum < 0 || sum > last->sums ? 0 : last->at(kBlackRows, b, sum));
+            const int sum = level - rows.advancement;
+            per_shared.push_back(sum < 0 || sum > counts->sums ? 0 : counts->at(kBlackRows, black_men_, sum));
             if (shared_men > 0) compact = next_subset(compact);
         }
         std::size_t at = static_cast<std::size_t>(group_starts_[static_cast<std::size_t>(j)]);
@@ -117,11 +99,13 @@ LevelConfigs::Placement LevelConfigs::placement_at(std::size_t placement) const 
     const std::uint64_t shared_count = binomial(40, shared_men);
     Placement p;
     const Bitboard far = expand_bits(unrank_subset(in_group / shared_count, static_cast<int>(j), kSquaresPerRow), kFarSquares);
-    const Bitboard shared = expand_bits(unrank_subset(in_group % shared_count, shared_men, 40), kSharedSquares);
+    const std::uint64_t compact_shared = unrank_subset(in_group % shared_count, shared_men, 40);
+    const Bitboard shared = expand_bits(compact_shared, kSharedSquares);
+    const SharedRows rows = shared_rows(compact_shared);
     p.white = far | shared;
     p.region = kBlackSquares & ~shared;
-    p.black_sum = level_ - white_advancement(shared);
-    p.counts = &row_counts(occupancy_key(shared));
+    p.black_sum = level_ - rows.advancement;
+    p.counts = &memo_.at(rows.key);  // made by the constructor
     for (int r = 0; r < kRows; ++r) p.row_start[r] = -1;
     for (Bitboard b = p.region; b; b &= b - 1) {
         const int r = row_of_bit(lowest_bit(b));

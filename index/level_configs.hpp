@@ -54,12 +54,19 @@ private:
     // by white men on 6..45 (black men may use rows 0..8).
     struct RowCounts {
         int men = 0, sums = 0;
-        std::vector<std::uint64_t> below;  // [(r * (men + 1) + k) * (sums + 1) + s], r = 0..9
-        std::uint64_t at(int r, int k, int s) const {
-            return below[(static_cast<std::size_t>(r) * static_cast<std::size_t>(men + 1) + static_cast<std::size_t>(k)) *
-                             static_cast<std::size_t>(sums + 1) +
-                         static_cast<std::size_t>(s)];
+        std::vector<std::uint64_t> below;  // by index(r, k, s), r = 0..9
+        std::size_t index(int r, int k, int s) const {
+            return (static_cast<std::size_t>(r) * static_cast<std::size_t>(men + 1) + static_cast<std::size_t>(k)) *
+                       static_cast<std::size_t>(sums + 1) +
+                   static_cast<std::size_t>(s);
         }
+        std::uint64_t at(int r, int k, int s) const { return below[index(r, k, s)]; }
+    };
+    // The white men on 6..45 given as a subset of those 40 squares (compressed): their rows, one
+    // 3-bit count a row (the key of RowCounts), and their advancement.
+    struct SharedRows {
+        std::uint32_t key = 0;
+        int advancement = 0;
     };
     struct Placement {
         Bitboard white = 0, region = 0;  // the white men; the squares left to the black men
@@ -70,8 +77,9 @@ private:
         const RowCounts* counts = nullptr;
     };
 
-    static std::uint32_t occupancy_key(Bitboard white_shared);
-    const RowCounts& row_counts(std::uint32_t key) const { return memo_.at(key); }
+    static SharedRows shared_rows(std::uint64_t compact_shared);
+    // The counts for a key, made the first time (by the constructor: later calls only read).
+    const RowCounts& counts_for(std::uint32_t key);
     Placement placement_at(std::size_t placement) const;
 
     // Black k-subsets of region positions [0, limit) with row sum s, in the combinatorial
