@@ -400,7 +400,6 @@ void write_makefile(const WorkflowPlan& plan, const std::string& dtb, std::ostre
     // files form diamonds that GNU make checks path by path (its check of an intermediate file's
     // prerequisites has no memory), which took exponential time: 105 slices of MvMMM in parts hung
     // it. A stamp a level above (a real file, which ends the check) stands for its parts instead.
-    const std::set<std::string> slice_set(slice_files.begin(), slice_files.end());
     std::map<std::string, std::vector<std::string>> stamps;  // stamp -> the parts it stands for
     const auto stamp_of = [&](const std::vector<std::string>& parts) {
         std::string name = parts.front().substr(parts.front().rfind('/') + 1);
@@ -413,7 +412,7 @@ void write_makefile(const WorkflowPlan& plan, const std::string& dtb, std::ostre
         out << "&:";
         std::vector<std::string> parts_above;
         for (const std::string& f : t.inputs)
-            if (is_slice_task(t) && slice_set.count(f)) parts_above.push_back(f);
+            if (is_slice_task(t) && is_slice_file(f)) parts_above.push_back(f);
             else out << ' ' << f;
         if (parts_above.size() == 1) out << ' ' << parts_above.front();
         else if (!parts_above.empty()) out << ' ' << stamp_of(parts_above);

@@ -238,17 +238,19 @@ TEST(Workflow, TheEstimateCountsTasksPositionsAndChains) {
     EXPECT_EQ(rows, 2);
 }
 
+// n choose k, computed here (not the index's table) for counts checked against the index.
+std::uint64_t choose(std::uint64_t n, std::uint64_t k) {
+    std::uint64_t r = 1;
+    for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+    return r;
+}
+
 // The DTW solver numbers a subgame's positions in 32 bits. At 8 pieces KKKvKKKKM and KKKKvKKKM,
 // one man among seven kings, pass that: named (with their count, here from the binomials: the
 // kings on the 49 squares the man leaves), and a build of their distances refused by dtb gen
 // before any work, not solved wrong. Their values (the WDL solver numbers positions in 64 bits)
 // and the pairs of eight men (configurations numbered in 64 bits) are not refused.
 TEST(Workflow, PairsBeyondTheSolversNumberingAreRefusedBeforeAnyWork) {
-    const auto choose = [](std::uint64_t n, std::uint64_t k) {
-        std::uint64_t r = 1;
-        for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
-        return r;
-    };
     // KKKvKKKKM: three white kings, then four black ones; its mirror KKKKMvKKK: four, then three.
     const std::uint64_t kings = choose(49, 3) * choose(46, 4) + choose(49, 4) * choose(45, 3);
     const std::string reason = unbuildable_reason(named("KKKvKKKKM"), true);
@@ -273,11 +275,6 @@ TEST(Workflow, PairsBeyondTheSolversNumberingAreRefusedBeforeAnyWork) {
 // binomials: j white men on the 40 squares both sides' men can stand on): its subgames past 2^32
 // are laid out by their 64-bit numbers, and their lists keep such numbers.
 TEST(Workflow, PairsOfEightMenNumberTheirConfigurationsIn64Bits) {
-    const auto choose = [](std::uint64_t n, std::uint64_t k) {
-        std::uint64_t r = 1;
-        for (std::uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
-        return r;
-    };
     std::uint64_t configs = 0;
     for (std::uint64_t j = 0; j <= 4; ++j) configs += choose(40, j) * choose(5, 4 - j) * choose(45 - j, 4);
     const PairLayout layout(named("MMMMvMMMM"));
