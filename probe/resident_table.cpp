@@ -31,7 +31,12 @@ constexpr std::uint64_t kTernaryPositions = 3;
 constexpr int kBinaryPositions = 6;
 constexpr std::uint64_t kMinRun = 5;  // shorter stretches go into literals
 constexpr std::uint64_t kMaxMediumRun = kMinRun + 255;
-constexpr std::uint64_t kMaxTokenLength = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kPayloadMask = std::numeric_limits<std::uint32_t>::max();
+// A code covers at most a chunk's span (ResidentTable::kMaxChunkSpan).
+constexpr std::uint64_t kMaxTokenLength = ResidentTable::kMaxChunkSpan;
+constexpr std::uint64_t kSpanMask = ResidentTable::kMaxChunkSpan - 1;
+constexpr std::size_t kHeaderBytes = 3;  // a byte-coded chunk's header; the prefix code's takes kSpanBits bits
+static_assert(ResidentTable::kSpanBits <= 8 * kHeaderBytes);
 
 // The prefix code's symbols (ResidentTable::Encoder::finish_bits): the code bytes below 249, then
 // runs by value and bit width of their length less 5 (0..32).
@@ -53,7 +58,7 @@ constexpr std::uint32_t run_base(std::uint32_t symbol) {
     const std::uint32_t width = (symbol - kFirstRunSymbol) / 4;
     return static_cast<std::uint32_t>(kMinRun) + (width > 0 ? std::uint32_t{1} << (width - 1) : 0);
 }
-constexpr std::uint32_t kMaxSymbolBits = ResidentTable::kMaxCodeBits + 31;  // a run's code, then up to 31 bits
+constexpr std::uint32_t kMaxSymbolBits = ResidentTable::kMaxCodeBits + ResidentTable::kSpanBits;  // a run's code, then its extra bits
 
 enum TokenKind : std::uint64_t { kTernary = 0, kBinary = 1, kRun = 2 };
 // The value pairs of binary tokens: bit 0 stands for kPairs[p][0], bit 1 for kPairs[p][1].
@@ -64,7 +69,7 @@ constexpr Token make_token(TokenKind kind, std::uint64_t value, std::uint64_t pa
 }
 constexpr std::uint64_t kind_of(Token t) { return t >> 62; }
 constexpr std::uint64_t value_of(Token t) { return (t >> 60) & 3; }
-constexpr std::uint64_t payload_of(Token t) { return t & kMaxTokenLength; }
+constexpr std::uint64_t payload_of(Token t) { return t & kPayloadMask; }
 
 // Digit `offset` (0..2) of a ternary code: the files' base-3 digits (a code is below 27).
 inline std::uint8_t ternary_digit(std::uint64_t code, std::uint64_t offset) { return format::kBase3.digits[code][offset]; }
@@ -103,7 +108,7 @@ public:
             if (pending_ == 0 && count >= kMinRun) {
                 for (; count >= kMinRun; count -= std::min(count, kMaxTokenLength))
                     tokens_.push_back(make_token(kRun, value, std::min(count, kMaxTokenLength)));
-                // (only past 2^32 - 1 positions) a run of 1-4 left: into the next literal
+                // (only past kMaxTokenLength positions) a run of 1-4 left: into the next literal
             }
             while (count > 0 && pending_ < kBinaryPositions) literal_[pending_++] = value, --count;
             if (pending_ == kBinaryPositions) flush_literal();
@@ -202,7 +207,7 @@ std::vector<Phrase> choose_phrases(const std::vector<Token>& tokens) {
             bytes += kind_of(t) == kTernary || single.count(t) ? 1 : fallback_bytes(t);
             length += token_length(t);
         }
-        return length > kMaxTokenLength ? 0 : count * (bytes - 1);  // a code covers at most 2^32 - 1
+        return length > kMaxTokenLength ? 0 : count * (bytes - 1);  // a code covers at most a chunk's span
     };
     // (saving, entry number): ties go to the later entry, the same in every run.
     std::vector<std::pair<std::uint64_t, std::size_t>> heap;
@@ -359,8 +364,11 @@ public:
         std::vector<std::uint8_t>& codes = table_.codes_;
         codes.reserve(flat_.size() + flat_.size() / 8);
         const auto bytes_of = [&](std::size_t at) { return code_size(flat_[at]); };
-        cut_into_chunks(chunk_bytes_, bytes_of, [&](std::size_t at, std::uint64_t offset) {
-            codes.resize(offset, kPadding);  // the end of the chunk before, if the code did not fit there
+        const auto header = [&](std::uint64_t offset, std::uint64_t first) {
+            codes.resize(offset, kPadding);  // the end of the chunk before
+            for (std::size_t i = 0; i < kHeaderBytes; ++i) codes.push_back(static_cast<std::uint8_t>((first & kSpanMask) >> 8 * i));
+        };
+        cut_into_chunks(chunk_bytes_, kHeaderBytes, bytes_of, header, [&](std::size_t at, std::uint64_t) {
             codes.insert(codes.end(), flat_.begin() + static_cast<std::ptrdiff_t>(at),
                          flat_.begin() + static_cast<std::ptrdiff_t>(at + bytes_of(at)));
         });
@@ -397,9 +405,12 @@ public:
             const std::uint32_t symbol = bit_symbol(at);
             return std::uint64_t{lengths[symbol]} + run_extra_bits(symbol);
         };
-        cut_into_chunks(chunk_bits, bits_of, [&](std::size_t at, std::uint64_t bit) {
+        const auto header = [&](std::uint64_t bit, std::uint64_t first) {
             // A new chunk, zeros, and 8 bytes more: a word can be read at any of its bytes.
-            if (bit % chunk_bits == 0) codes.resize(bit / 8 + chunk_bytes_ + sizeof(std::uint64_t), 0);
+            codes.resize(bit / 8 + chunk_bytes_ + sizeof(std::uint64_t), 0);
+            store_le64(codes.data() + bit / 8, first & kSpanMask);
+        };
+        cut_into_chunks(chunk_bits, ResidentTable::kSpanBits, bits_of, header, [&](std::size_t at, std::uint64_t bit) {
             const std::uint32_t symbol = bit_symbol(at);
             const std::uint64_t extra = symbol >= kFirstRunSymbol ? covers(at) - run_base(symbol) : 0;
             std::uint8_t* word = codes.data() + bit / 8;
@@ -411,15 +422,23 @@ public:
 
 private:
     // Lays the codes one after the other in chunks of `chunk_units` units (bytes or bits), no code
-    // across two chunks, and records each chunk's first position: place(at, offset) writes code
-    // `at` (of units_of(at) units) at `offset` units from the start of the codes.
-    template <typename UnitsOf, typename Place>
-    void cut_into_chunks(std::uint64_t chunk_units, const UnitsOf& units_of, const Place& place) {
+    // across two chunks and no chunk over kMaxChunkSpan positions, and records each chunk's first
+    // position: header(offset, first) writes the header of the chunk starting at `offset` units
+    // from the start of the codes (`header_units` units), place(at, offset) code `at` (of
+    // units_of(at) units).
+    template <typename UnitsOf, typename Header, typename Place>
+    void cut_into_chunks(std::uint64_t chunk_units, std::uint64_t header_units, const UnitsOf& units_of, const Header& header,
+                         const Place& place) {
         std::uint64_t offset = 0;  // where the next code goes
         for (std::size_t at = 0; at < flat_.size(); at += code_size(flat_[at])) {
             const std::uint64_t units = units_of(at), used = offset % chunk_units;
-            if (used != 0 && used + units > chunk_units) offset += chunk_units - used;
-            if (offset % chunk_units == 0) starts_.push_back(position_);
+            const bool too_long = !starts_.empty() && position_ + covers(at) - starts_.back() > ResidentTable::kMaxChunkSpan;
+            if (used != 0 && (used + units > chunk_units || too_long)) offset += chunk_units - used;
+            if (offset % chunk_units == 0) {
+                starts_.push_back(position_);
+                header(offset, position_);
+                offset += header_units;
+            }
             place(at, offset);
             offset += units;
             position_ += covers(at);
@@ -506,38 +525,63 @@ private:
         return kFirstRunSymbol + 4 * width + (c - kFirstMediumRunCode) % 3;  // medium and long runs alike
     }
 
-    // The chunk starts (and their end) and the hints.
+    // The hints, from the chunk starts (not kept: each chunk holds its own in its header).
     void finish() {
         starts_.push_back(table_.positions_);
-        table_.wide_ = table_.positions_ > std::numeric_limits<std::uint32_t>::max();
-        if (table_.wide_) table_.starts64_ = std::move(starts_);
-        else table_.starts32_.assign(starts_.begin(), starts_.end());
-        build_hints();
-    }
-
-    // About one hint per eight chunks: hints_[h] is the chunk holding position h << shift, and a
-    // last entry names the last chunk.
-    void build_hints() {
-        const std::uint64_t chunks = (table_.wide_ ? table_.starts64_.size() : table_.starts32_.size()) - 1;
-        const std::uint64_t last = table_.positions_ - 1;
-        int shift = 0;
-        while ((last >> shift) + 1 > std::max<std::uint64_t>(1, chunks / 8)) ++shift;
-        table_.hint_shift_ = shift;
-        std::vector<std::uint32_t>& hints = table_.hints_;
-        hints.resize((last >> shift) + 2);
-        std::uint64_t h = 0;
-        for (std::uint64_t k = 0; k < chunks; ++k)
-            while (h + 1 < hints.size() && (h << shift) < table_.chunk_start(k + 1)) hints[h++] = static_cast<std::uint32_t>(k);
-        hints.back() = static_cast<std::uint32_t>(chunks - 1);
+        ChunkHints hints = make_chunk_hints(starts_);
+        table_.hint_shift_ = hints.shift;
+        table_.hints_ = std::move(hints.above_base);
+        table_.hint_bases_ = std::move(hints.bases);
+        std::vector<std::uint64_t>().swap(starts_);
     }
 
     ResidentTable& table_;
     const std::size_t chunk_bytes_;
     std::array<Start, 1024> starts_table_{};  // at most 222 tokens used: never full
     std::vector<std::uint8_t> flat_;          // the codes, one after the other
-    std::vector<std::uint64_t> starts_;
+    std::vector<std::uint64_t> starts_;  // each chunk's first position, then positions_
     std::uint64_t position_ = 0;
 };
+
+namespace {
+
+// hints[h]: the chunk holding position h << shift; a last entry names the last chunk.
+std::vector<std::uint64_t> hinted_chunks(const std::vector<std::uint64_t>& starts, int shift) {
+    const std::uint64_t chunks = starts.size() - 1, last = starts.back() - 1;
+    std::vector<std::uint64_t> hints((last >> shift) + 2);
+    std::uint64_t h = 0;
+    for (std::uint64_t k = 0; k < chunks; ++k)
+        while (h + 1 < hints.size() && (h << shift) < starts[k + 1]) hints[h++] = k;
+    hints.back() = chunks - 1;
+    return hints;
+}
+
+}  // namespace
+
+// About one hint a chunk, at most 2^(kSpanBits - 1) positions apart (find_chunk's test of a
+// chunk's header); closer where a group of hints would span more chunks than 16 bits count.
+ChunkHints make_chunk_hints(const std::vector<std::uint64_t>& starts) {
+    const std::uint64_t chunks = starts.size() - 1, last = starts.back() - 1;
+    if (chunks > std::numeric_limits<std::uint32_t>::max()) throw std::length_error("ResidentTable: too many chunks");
+    int shift = 0;
+    while ((last >> shift) + 1 > std::max<std::uint64_t>(1, chunks) && shift < ResidentTable::kSpanBits - 1) ++shift;
+    constexpr std::uint64_t group = std::uint64_t{1} << ChunkHints::kGroupShift;
+    for (;; --shift) {  // at shift 0 a group covers 2^kGroupShift positions, so as many chunks at most
+        const std::vector<std::uint64_t> hints = hinted_chunks(starts, shift);
+        ChunkHints out;
+        out.shift = shift;
+        out.bases.resize((hints.size() + group - 1) / group);
+        out.above_base.resize(hints.size());
+        bool fits = true;
+        for (std::uint64_t i = 0; i < hints.size() && fits; ++i) {
+            if (i % group == 0) out.bases[i / group] = static_cast<std::uint32_t>(hints[i]);
+            const std::uint64_t above = hints[i] - out.bases[i / group];
+            fits = above <= std::numeric_limits<std::uint16_t>::max();
+            out.above_base[i] = static_cast<std::uint16_t>(above);
+        }
+        if (fits) return out;
+    }
+}
 
 ResidentTable::ResidentTable(const TableFile& file, std::size_t chunk_bytes, Coding coding) : positions_(file.header().positions) {
     if (chunk_bytes != 0 && chunk_bytes != 16 && chunk_bytes != 32 && chunk_bytes != 64)
@@ -598,34 +642,40 @@ void ResidentTable::read_direct(const TableFile& file) {
     });
 }
 
-std::uint64_t ResidentTable::find_chunk(std::uint64_t index) const {
+// The hint's chunk, or one of those up to the next hint's: the last whose first position is at or
+// before index. A later chunk starts within 2^hint_shift_ < kMaxChunkSpan / 2 positions after
+// the hint's, so the distance from its header's low bits to index, modulo the span, is below
+// 2^hint_shift_ exactly when it starts at or before index.
+ResidentTable::ChunkAndRest ResidentTable::find_chunk(std::uint64_t index) const {
     const std::uint64_t h = index >> hint_shift_;
-    std::uint64_t low = hints_[h];
-    const std::uint64_t high = hints_[h + 1];  // the chunk of the next hint: at or after index's
-    if (high - low > 16) {  // many short chunks between two hints: bisect
+    std::uint64_t low = hinted_chunk(h);
+    const std::uint64_t high = hinted_chunk(h + 1);
+    const auto distance = [&](std::uint64_t chunk) { return (index - chunk_header(chunk)) & kSpanMask; };
+    const std::uint64_t near = std::uint64_t{1} << hint_shift_;
+    if (high - low > 4) {  // many short chunks between two hints: bisect
         std::uint64_t count = high - low + 1;
         while (count > 1) {
             const std::uint64_t half = count / 2;
-            if (chunk_start(low + half) <= index) low += half, count -= half;
+            if (distance(low + half) < near) low += half, count -= half;
             else count = half;
         }
-        return low;
+    } else {
+        for (std::uint64_t c = low + 1; c <= high; ++c) __builtin_prefetch(codes_.data() + (c << chunk_shift_));
+        while (low < high && distance(low + 1) < near) ++low;
     }
-    while (low < high && chunk_start(low + 1) <= index) ++low;
-    return low;
+    return {low, distance(low)};
 }
 
 Value ResidentTable::value(std::uint64_t index) const {
     if (!direct_.empty())
         return static_cast<Value>(format::kBase3.digits[direct_[index / format::kValuesPerByte]][index % format::kValuesPerByte]);
-    const std::uint64_t chunk = find_chunk(index);
-    const std::uint64_t rest = index - chunk_start(chunk);
+    const auto [chunk, rest] = find_chunk(index);
     return bits_ ? value_in_bits(chunk, rest) : value_in_bytes(chunk, rest);
 }
 
 // Adds up what each code of the chunk covers until `rest` falls inside one.
 Value ResidentTable::value_in_bytes(std::uint64_t chunk, std::uint64_t rest) const {
-    const std::uint8_t* code = codes_.data() + (chunk << chunk_shift_);
+    const std::uint8_t* code = codes_.data() + (chunk << chunk_shift_) + kHeaderBytes;
     for (;;) {
         const std::uint8_t c = *code;
         if (c < kFirstMediumRunCode) {
@@ -653,7 +703,7 @@ Value ResidentTable::value_in_bytes(std::uint64_t chunk, std::uint64_t rest) con
 Value ResidentTable::value_in_bits(std::uint64_t chunk, std::uint64_t rest) const {
     const std::uint8_t* base = codes_.data() + (chunk << chunk_shift_);
     constexpr std::uint64_t kCodeMask = (std::uint64_t{1} << kMaxCodeBits) - 1;
-    std::uint64_t window = load_le64(base), bit = 0, held = 64;
+    std::uint64_t window = load_le64(base) >> kSpanBits, bit = kSpanBits, held = 64 - kSpanBits;
     for (;;) {
         const std::uint32_t entry = decode_[window & kCodeMask];
         const std::uint32_t symbol = entry & kSymbolMask;
@@ -688,9 +738,8 @@ Value ResidentTable::value_in_phrase(std::uint8_t code, std::uint64_t offset) co
 
 std::size_t ResidentTable::bytes() const {
     return direct_.capacity() + codes_.capacity() + (decode_.capacity() + symbol_base_.capacity()) * sizeof(std::uint32_t) +
-           phrases_.capacity() * sizeof(Phrase) +
-           starts32_.capacity() * sizeof(std::uint32_t) +
-           starts64_.capacity() * sizeof(std::uint64_t) + hints_.capacity() * sizeof(std::uint32_t) + sizeof(*this);
+           phrases_.capacity() * sizeof(Phrase) + hints_.capacity() * sizeof(std::uint16_t) +
+           hint_bases_.capacity() * sizeof(std::uint32_t) + sizeof(*this);
 }
 
 }  // namespace dtb::detail

@@ -15,11 +15,15 @@
 //   252..254  a run of value c - 252, its length in the next 4 bytes (little-endian)
 //   255       padding: the rest of the chunk covers nothing
 // A binary token outside the dictionary is written as two ternary ones. The stream is cut into
-// chunks of 64 bytes (one cache line; 16 in small tables); no code straddles two, and the first position of every
-// chunk is kept. A probe finds its chunk through a table of hints (the chunk of every 2^s-th
-// position, about one per eight chunks) and the chunks' first positions, then adds up the
-// positions each code covers (one table lookup a byte) in that one chunk, and finally looks inside
-// the code that holds its position.
+// chunks of 64 bytes (one cache line; 16 in small tables); no code straddles two, and no chunk
+// covers more than kMaxChunkSpan positions. Each chunk begins with the low kSpanBits bits of its
+// first position (in 3 bytes, or in the prefix code's first 20 bits), which the probe, knowing its
+// own position, completes. A probe finds its chunk through a hint for every 2^s-th position (about
+// one a chunk, 16 bits each above a base for every 1,024 of them): the chunks of the hints before
+// and after its position are usually the same or adjacent, so a probe makes two dependent reads
+// from memory (the hint, then those chunks side by side) where a separate table of chunk starts
+// made three. It then adds up the positions each code covers (one table lookup a byte) in that
+// one chunk, and finally looks inside the code that holds its position.
 // Large tables (those that hold most of the memory) write their codes in a prefix code instead: a
 // canonical Huffman code of at most 11 bits, built on the table's own counts, read least
 // significant bit first. Its symbols are the code bytes below 249 and, for runs, their value and
@@ -48,6 +52,19 @@ class TableFile;
 
 namespace detail {
 
+// Where a probe starts looking for its chunk: the chunk holding position h << shift is
+// bases[h >> kGroupShift] + above_base[h], for every h up to the last position's, and one more
+// entry names the last chunk.
+struct ChunkHints {
+    static constexpr int kGroupShift = 10;  // a base for every 1,024 hints
+    int shift = 0;
+    std::vector<std::uint16_t> above_base;
+    std::vector<std::uint32_t> bases;
+};
+// The hints of chunks starting at `starts` (ascending, from 0, and the table's positions at the
+// end): about one a chunk.
+ChunkHints make_chunk_hints(const std::vector<std::uint64_t>& starts);
+
 class ResidentTable {
 public:
     enum class Coding { Automatic, Bytes, Bits, Direct };
@@ -64,7 +81,7 @@ public:
     Value value(std::uint64_t index) const;
 
     std::uint64_t positions() const { return positions_; }
-    // Memory held: codes, chunk starts, hints and the dictionary, or the direct bytes.
+    // Memory held: codes, hints and the dictionary, or the direct bytes.
     std::size_t bytes() const;
 
     // Small tables (those of 2-4 pieces, the smaller ones of 5) take short chunks: a shorter scan
@@ -75,6 +92,9 @@ public:
     static constexpr std::uint64_t kDirectTablePositions = 5'000'000;
     static constexpr int kMaxPhraseTokens = 4;
     static constexpr int kMaxCodeBits = 11;  // of the prefix code
+    // Positions a chunk covers at most: its first position's low kSpanBits bits name it.
+    static constexpr int kSpanBits = 20;
+    static constexpr std::uint64_t kMaxChunkSpan = std::uint64_t{1} << kSpanBits;
 
     using Token = std::uint64_t;  // kind (2 bits), value or pair (2 bits), pattern or length (32 bits)
     struct Phrase {
@@ -84,11 +104,19 @@ public:
 
 private:
     class Encoder;
-    std::uint64_t chunk_start(std::uint64_t chunk) const {
-        return wide_ ? starts64_[chunk] : starts32_[chunk];
-    }
+    struct ChunkAndRest {
+        std::uint64_t chunk;
+        std::uint64_t rest;  // positions of the chunk before index's
+    };
     void read_direct(const TableFile& file);
-    std::uint64_t find_chunk(std::uint64_t index) const;
+    std::uint64_t hinted_chunk(std::uint64_t h) const { return hint_bases_[h >> ChunkHints::kGroupShift] + hints_[h]; }
+    // The low kSpanBits bits of the chunk's first position (its header: 3 bytes, or the prefix code's
+    // first kSpanBits bits).
+    std::uint64_t chunk_header(std::uint64_t chunk) const {
+        const std::uint8_t* header = codes_.data() + (chunk << chunk_shift_);
+        return (std::uint64_t{header[0]} | std::uint64_t{header[1]} << 8 | std::uint64_t{header[2]} << 16) & (kMaxChunkSpan - 1);
+    }
+    ChunkAndRest find_chunk(std::uint64_t index) const;
     Value value_in_bytes(std::uint64_t chunk, std::uint64_t rest) const;
     Value value_in_bits(std::uint64_t chunk, std::uint64_t rest) const;
     Value value_in_phrase(std::uint8_t code, std::uint64_t offset) const;
@@ -98,15 +126,13 @@ private:
     std::array<std::uint32_t, 256> covers_{};  // positions each one-byte code covers (0: escapes)
     std::vector<Phrase> phrases_;               // code 27 + i is phrases_[i]
     int chunk_shift_ = 6;                       // chunks of 2^chunk_shift_ bytes
-    std::vector<std::uint8_t> codes_;           // whole chunks, padded with 255 (bytes) or zeros (bits)
+    std::vector<std::uint8_t> codes_;           // whole chunks, each behind its header, padded with 255 (bytes) or zeros (bits)
     bool bits_ = false;                         // codes in the prefix code
     std::vector<std::uint32_t> decode_;         // bits: the next kMaxCodeBits bits -> symbol and its bit counts
     std::vector<std::uint32_t> symbol_base_;    // bits: positions a symbol covers, less its extra bits
-    bool wide_ = false;                         // chunk starts need 64 bits (positions >= 2^32)
-    std::vector<std::uint32_t> starts32_;       // first position of each chunk, plus positions_ at the end
-    std::vector<std::uint64_t> starts64_;
     int hint_shift_ = 0;
-    std::vector<std::uint32_t> hints_;          // hints_[h]: the chunk holding position h << hint_shift_
+    std::vector<std::uint16_t> hints_;          // ChunkHints
+    std::vector<std::uint32_t> hint_bases_;
 };
 
 }  // namespace detail

@@ -132,6 +132,44 @@ TEST(ResidentTable, InvalidValueByteIsRefused) {
         }
 }
 
+// Every hint names the chunk that holds its position, whatever the chunks' sizes: about one hint
+// a chunk where they are even; where 200,000 one-position chunks crowd among long ones, a group of
+// hints would span more than 16 bits of chunks at that density, so the hints come closer.
+void expect_hints_name_their_chunks(const std::vector<std::uint64_t>& starts) {
+    const detail::ChunkHints hints = detail::make_chunk_hints(starts);
+    const std::uint64_t chunks = starts.size() - 1, last = starts.back() - 1;
+    ASSERT_LT(hints.shift, detail::ResidentTable::kSpanBits);
+    ASSERT_EQ(hints.above_base.size(), (last >> hints.shift) + 2);
+    const auto chunk_of = [&](std::uint64_t h) {
+        return std::uint64_t{hints.bases[h >> detail::ChunkHints::kGroupShift]} + hints.above_base[h];
+    };
+    for (std::uint64_t h = 0; h + 1 < hints.above_base.size(); ++h) {
+        const std::uint64_t c = chunk_of(h), position = h << hints.shift;
+        ASSERT_LT(c, chunks);
+        ASSERT_LE(starts[c], position) << "hint " << h;
+        ASSERT_LT(position, starts[c + 1]) << "hint " << h;
+    }
+    EXPECT_EQ(chunk_of(hints.above_base.size() - 1), chunks - 1);
+}
+
+TEST(ResidentTable, HintsNameTheirChunks) {
+    std::vector<std::uint64_t> even;
+    for (std::uint64_t p = 0; p < 50'000'000; p += 3'000) even.push_back(p);
+    even.push_back(50'000'000);
+    expect_hints_name_their_chunks(even);
+    EXPECT_LE(detail::make_chunk_hints(even).above_base.size(), even.size() + 1) << "about one hint a chunk";
+
+    std::vector<std::uint64_t> crowded;
+    for (std::uint64_t p = 0; p < 400'000'000; p += 900'000) crowded.push_back(p);  // long chunks
+    const std::uint64_t burst = crowded.back() + 1;
+    for (std::uint64_t p = burst; p < burst + 200'000; ++p) crowded.push_back(p);
+    for (std::uint64_t p = burst + 200'000; p < 800'000'000; p += 900'000) crowded.push_back(p);
+    crowded.push_back(800'000'000);
+    expect_hints_name_their_chunks(crowded);
+    const int spread = detail::make_chunk_hints(crowded).shift;
+    EXPECT_LT(spread, 12) << "at about one hint a chunk (shift 12), 1,024 hints around the burst would span 2^17 of its chunks";
+}
+
 class ResidentTablebase : public ::testing::Test {
 protected:
     void SetUp() override { test::write_synthetic_tables(dir_, 3, 500); }
