@@ -605,7 +605,7 @@ private:
                 continue;
             }
             const auto slice_start = std::chrono::steady_clock::now();
-            // Listing a slice's subgames walks every configuration of the pair: once a slice.
+            // A slice's subgames, listed once for its boundary, its solver and its file.
             SliceSubgames subgames = layout.subgames_in(slices[k]);
             auto boundary = files.read_boundary(slices_above(slices, k), layout.boundary_men_indices(subgames), layout);
             const SolvedSlice solved = solve_material_slice(

@@ -43,8 +43,9 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
 // capture flag; the DTW solver's distances (2 bytes), capture bits and WDL; and the list of the
-// pair's subgames (PairLayout::subgame_list_bytes, 4 bytes a configuration). Per position of the largest subgame: the WDL
-// solver's 2-byte cell (compact: 4 bits) and two frontier bits; the DTW solver's (kDtwSubgameBytes).
+// pair's subgames and what listing a level takes (PairLayout::subgame_list_bytes, listing_bytes).
+// Per position of the largest subgame: the WDL solver's 2-byte cell (compact: 4 bits) and two
+// frontier bits; the DTW solver's (kDtwSubgameBytes).
 // A kings-only pair's WDL: 4 bits a symmetry class and the values kept (compact: not kept).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
     return solver_bytes_in(m, slices_of(m), compact_cells);

@@ -53,7 +53,7 @@ std::vector<SolvedMaterial> solve_material_pair(const Material& material, const 
 // the configurations of level slice.levels.highest + 1 that its man moves reach, of either side
 // (PairLayout::boundary_men_indices; empty for the most advanced slice). `subgames` are the
 // slice's (PairLayout::subgames_in), listed once by the caller, which also finds the boundary from
-// them: listing walks every configuration of the pair.
+// them: listing visits every configuration of the slice's levels.
 SolvedSlice solve_material_slice(const Material& material, const ValueTables& finished, const Slice& slice,
                                  SliceSubgames subgames, std::vector<HeldValues> boundary,
                                  const ProgressCallback& progress = {}, SolverOptions options = {});

@@ -84,8 +84,9 @@ public:
     // Memory held: codes, hints and the dictionary, or the direct bytes.
     std::size_t bytes() const;
 
-    // Small tables (those of 2-4 pieces, the smaller ones of 5) take short chunks: a shorter scan
-    // for 4 bytes of chunk start every 16 bytes, memory they can afford; large ones a cache line.
+    // Small coded tables (the smaller ones of 5 pieces; those of 2-4 are held directly) take short
+    // chunks: a shorter scan for a 3-byte header every 16 bytes, memory they can afford; large
+    // ones a cache line.
     static constexpr std::size_t kSmallChunkBytes = 16;
     static constexpr std::size_t kLargeChunkBytes = 64;
     static constexpr std::size_t kSmallTableTokens = std::size_t{1} << 20;
