@@ -91,17 +91,25 @@ Dtw DtwTables::best_after(const Position& pos, const MoveList& moves) const {
     SuccessorIndexer indexer(entries_, kWho);
     DtwBest best;
     std::array<const Dtw*, kBatch> batch;
+    LandingRun<Entry> run;
     for (std::size_t begin = 0; begin < moves.size(); begin += kBatch) {
         const std::size_t n = std::min(kBatch, moves.size() - begin);
         std::size_t looked_up = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            const Position after = apply_move(pos, moves[begin + i]);
-            if (after.pieces(after.side_to_move) == 0) {
-                best.add(0);  // the move took the last piece
-                continue;
+            const Move& m = moves[begin + i];
+            if (run.continues(pos, m)) {
+                batch[looked_up] = &run.entry()->dtw[run.index(m.to)];
+            } else {
+                const Position after = apply_move(pos, m);
+                if (after.pieces(after.side_to_move) == 0) {
+                    best.add(0);  // the move took the last piece
+                    continue;
+                }
+                const Position next = white_to_move(after);
+                const auto [entry, index] = indexer.locate(next);
+                run.start(pos, m, next, entry, index);
+                batch[looked_up] = &entry->dtw[index];
             }
-            const auto [entry, index] = indexer.locate(white_to_move(after));
-            batch[looked_up] = &entry->dtw[index];
             __builtin_prefetch(batch[looked_up++]);
         }
         for (std::size_t i = 0; i < looked_up; ++i) best.add(*batch[i]);

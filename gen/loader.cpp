@@ -84,13 +84,14 @@ void load_finished(const fs::path& dir, const Material& m, ValueTables& tables, 
     PackedValues values(file->header().positions);
     for_each_block(*file, [&](std::uint64_t first, std::uint64_t count, const std::uint8_t* block, std::uint64_t b) {
         PositionWalker walker(index, first);
+        MenIndexCache men_indices;
         values.store_range(first, count, [&](std::uint64_t j) {
             if (j > 0) walker.next();
             const Value v = format::unpack_value(block, j);
             if (v == Value::Unknown)
                 throw TableError(file->path().string() + ": invalid value in block " + std::to_string(b));
             const Bitboard capturers = capturing_pieces(walker.current());
-            return capturers ? tables.resolve_captures(walker.current(), capturers) : v;
+            return capturers ? tables.resolve_captures(walker.current(), capturers, &men_indices) : v;
         });
     });
     tables.add(m, std::move(values));

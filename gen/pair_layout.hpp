@@ -134,19 +134,31 @@ public:
     // waiting thread does not pick up another subgame meanwhile.
     template <typename Visit>
     void for_each_king_placement(const Block& block, Visit&& visit) const {
+        struct Nothing {};
+        Nothing nothing;
+        for_each_king_placement(block, nothing, [&](Nothing&, std::uint64_t k, const KingPlacement& kings) { visit(k, kings); });
+    }
+
+    // The same, calling visit(cache, k, kings) with a Cache (default-constructible) that one
+    // thread's walk keeps: `cache` itself for a block walked in one go, a fresh one for each part
+    // of a block split over the threads.
+    template <typename Cache, typename Visit>
+    void for_each_king_placement(const Block& block, Cache& cache, Visit&& visit) const {
         const PositionIndex& index = indexes_[block.side];
-        const auto walk = [&](std::uint64_t begin, std::uint64_t end) {
+        const auto walk = [&](std::uint64_t begin, std::uint64_t end, Cache& c) {
             KingPlacementWalker kings(index, block.men, begin);
-            for (std::uint64_t k = begin; k != end; ++k, kings.next()) visit(k, kings.current());
+            for (std::uint64_t k = begin; k != end; ++k, kings.next()) visit(c, k, kings.current());
         };
         const std::uint64_t n = index.king_placements();
         if (n < (std::uint64_t{1} << 16)) {
-            walk(0, n);
+            walk(0, n, cache);
             return;
         }
         tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024),
-                              [&](const auto& r) { walk(r.begin(), r.end()); });
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
+                Cache part{};
+                walk(r.begin(), r.end(), part);
+            });
         });
     }
 

@@ -10,6 +10,7 @@
 #include <tbb/parallel_for.h>
 
 #include "gen/frontier_bits.hpp"
+#include "gen/men_index_cache.hpp"
 #include "gen/nibble_states.hpp"
 #include "gen/zero_pages.hpp"
 #include "rules/movegen.hpp"
@@ -49,6 +50,7 @@ struct Cell {
 struct Scratch {
     std::vector<Cell> cells;
     std::vector<Settled> queue;  // small subgames
+    MenIndexCache men_indices;   // the first pass's, for the blocks it walks in one go
 };
 
 // The predecessors of one settled position, gathered (and their cells prefetched) one position
@@ -129,23 +131,26 @@ private:
 
     // Value for white of a white-to-move position reached by a man move (a more advanced, solved
     // configuration of the partner side, or a promotion into a finished material).
-    Value value_after_man_move(const Position& before, const Position& after, int side) const {
+    Value value_after_man_move(const Position& before, const Position& after, int side, MenIndexCache& men_indices) const {
         if (count_bits(after.kings) != count_bits(before.kings)) return finished_.value_after(after);
         const int target = layout_.partner_side(side);
         const Position p = flip_colors(after);
         const PositionIndex& idx = layout_.index(target);
         const MenConfig men = men_config_of(p);
-        return negate(solved_value(target, idx.men_index(men), idx.king_index(men, king_placement_of(p))));
+        return negate(solved_value(target, men_indices.men_index(idx, men), idx.king_index(men, king_placement_of(p))));
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
-    Cell first_pass(const Block& b, const KingPlacement& kings) const {
+    // `men_indices` is the calling walk's.
+    Cell first_pass(const Block& b, const KingPlacement& kings, MenIndexCache& men_indices) const {
         const Position pos = compose_position(b.men, kings);
         if (const Bitboard capturers = capturing_pieces(pos))
-            return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos, capturers)) | kCaptureFlag), 0};
+            return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos, capturers, &men_indices)) |
+                                              kCaptureFlag),
+                    0};
         bool has_draw = false;
         for (const Move& m : generate_quiet_man_moves(pos)) {
-            const Value v = value_after_man_move(pos, apply_move(pos, m), b.side);
+            const Value v = value_after_man_move(pos, apply_move(pos, m), b.side, men_indices);
             if (v == Value::Win) return {static_cast<std::uint8_t>(Value::Win), 0};
             has_draw |= v == Value::Draw;
         }
@@ -273,8 +278,8 @@ private:
     }
 
     void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
-        layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
-            s.cells[block.local_offset + k] = first_pass(block, kings);
+        layout_.for_each_king_placement(block, s.men_indices, [&](MenIndexCache& men_indices, std::uint64_t k, const KingPlacement& kings) {
+            s.cells[block.local_offset + k] = first_pass(block, kings, men_indices);
             notes.visited(k);
         });
     }
@@ -315,10 +320,11 @@ private:
         NibbleStates states(g.size);
         FrontierBits frontier(g.size);
         FirstPassNotes notes(progress, g.size);
+        MenIndexCache men_indices;
         for (int b = 0; b < g.block_count; ++b) {
             const Block& block = g.blocks[b];
-            layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
-                const Cell cell = first_pass(block, kings);
+            layout_.for_each_king_placement(block, men_indices, [&](MenIndexCache& cache, std::uint64_t k, const KingPlacement& kings) {
+                const Cell cell = first_pass(block, kings, cache);
                 const std::uint64_t local = block.local_offset + k;
                 const auto v = static_cast<Value>(cell.state & kValueMask);
                 states.initialise(local, nibble_of(cell));

@@ -52,34 +52,42 @@ Value ValueTables::value_after(const Position& after) const {
     return negate(value_of(flip_colors(after)));
 }
 
-Value ValueTables::resolve_captures(const Position& pos, Bitboard capturers) const {
-    return best_after(pos, generate_captures(pos, capturers));
+Value ValueTables::resolve_captures(const Position& pos, Bitboard capturers, MenIndexCache* men_indices) const {
+    return best_after(pos, generate_captures(pos, capturers), men_indices);
 }
 
-Value ValueTables::best_after(const Position& pos, const MoveList& moves) const {
+Value ValueTables::best_after(const Position& pos, const MoveList& moves, MenIndexCache* men_indices) const {
     // Small enough that a win among the first moves saves most of the index work, large enough
     // that a king's many landing squares overlap their misses.
     constexpr std::size_t kBatch = 8;
-    struct Lookup {
-        const Entry* entry;
-        Position position;
-        std::uint64_t index;
-    };
-    SuccessorIndexer indexer(entries_, kWho);
+    SuccessorIndexer indexer(entries_, kWho, men_indices);
     Value best = Value::Loss;
+    // Left uninitialised: zeroing a batch of positions cost a tenth of this function's work.
+    std::array<const Entry*, kBatch> entries;
+    std::array<std::uint64_t, kBatch> indices;
+    LandingRun<Entry> run;
     for (std::size_t begin = 0; begin < moves.size(); begin += kBatch) {
         const std::size_t n = std::min(kBatch, moves.size() - begin);
-        std::array<Lookup, kBatch> batch;
         for (std::size_t i = 0; i < n; ++i) {
-            const Position after = apply_move(pos, moves[begin + i]);
-            if (after.pieces(after.side_to_move) == 0) return Value::Win;  // the move took the last piece
-            const Position next = white_to_move(after);
-            const auto [entry, index] = indexer.locate(next);
-            batch[i] = {entry, next, index};
-            if (!entry->files) entry->values.prefetch(index);
+            const Move& m = moves[begin + i];
+            if (run.continues(pos, m)) {
+                entries[i] = run.entry();
+                indices[i] = run.index(m.to);
+            } else {
+                const Position after = apply_move(pos, m);
+                if (after.pieces(after.side_to_move) == 0) return Value::Win;  // the move took the last piece
+                const Position next = white_to_move(after);
+                const auto [entry, index] = indexer.locate(next);
+                entries[i] = entry;
+                indices[i] = index;
+                run.start(pos, m, next, entry, index);
+            }
+            if (!entries[i]->files) entries[i]->values.prefetch(indices[i]);
         }
         for (std::size_t i = 0; i < n; ++i) {
-            const Value v = negate(value_in(*batch[i].entry, batch[i].position, batch[i].index));
+            const Entry& e = *entries[i];
+            const Value v = negate(e.files ? value_in(e, white_to_move(apply_move(pos, moves[begin + i])), indices[i])
+                                           : e.values.get(indices[i]));
             if (v == Value::Win) return v;
             if (v == Value::Draw) best = v;
         }

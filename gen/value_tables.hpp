@@ -12,6 +12,7 @@
 
 #include "gen/huge_pages.hpp"
 #include "gen/material_map.hpp"
+#include "gen/men_index_cache.hpp"
 #include "gen/zero_pages.hpp"
 
 #include "index/position_index.hpp"
@@ -140,13 +141,15 @@ public:
     // Value of a white-to-move position where white must capture (capturers:
     // capturing_pieces(white_to_move), not 0): the best capture, each looked up in (smaller)
     // finished materials.
-    Value resolve_captures(const Position& white_to_move, Bitboard capturers) const;
+    // `men_indices`, if given, is the calling thread's: it remembers men indices from one call to
+    // the next (the first pass calls this for neighbouring positions).
+    Value resolve_captures(const Position& white_to_move, Bitboard capturers, MenIndexCache* men_indices = nullptr) const;
 
     // Value for the side to move of `pos` implied by the values after `moves` (legal moves of
     // pos, all in added materials): a win if one wins, else a draw if one draws, else a loss.
     // The lookups of a few moves are issued together: each is a cache miss in a large table, and
     // misses that overlap cost one latency.
-    Value best_after(const Position& pos, const MoveList& moves) const;
+    Value best_after(const Position& pos, const MoveList& moves, MenIndexCache* men_indices = nullptr) const;
 
     // Value for the side that just moved of the position after `move` (captures, promotions and
     // moves into finished materials); `after` is apply_move's result, black to move.

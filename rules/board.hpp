@@ -59,6 +59,8 @@ constexpr Bitboard reverse_bits(Bitboard x) {
 
 // Rotates the board by 180 degrees: square s goes to square 51-s.
 constexpr Bitboard rotate_board(Bitboard b) { return reverse_bits(b) >> 10; }
+// The bit that rotate_board takes bit `b` of a square to.
+constexpr int rotate_bit(int b) { return bit_of_square(1) + bit_of_square(kNumSquares) - b; }
 
 // Converts between the internal layout and the "bit s-1 stands for square s" layout of the C API.
 constexpr Bitboard from_square_mask(std::uint64_t mask) {

@@ -222,6 +222,7 @@ TEST(Movegen, FlipColoursMapsSquareSTo51MinusS) {
         EXPECT_EQ(f.white, 0u) << s;
         EXPECT_EQ(f.black, square_bit(51 - s)) << s;
         EXPECT_EQ(f.kings, square_bit(51 - s)) << s;
+        EXPECT_EQ(rotate_bit(bit_of_square(s)), bit_of_square(51 - s)) << s;
         EXPECT_EQ(f.side_to_move, Color::Black);
     }
     EXPECT_EQ(flip_colors(parse_fen("W:W31-50:B1-20")), parse_fen("B:W31-50:B1-20"));
