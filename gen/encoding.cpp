@@ -24,11 +24,51 @@ std::vector<std::uint8_t> fill_dont_care(const std::vector<std::uint8_t>& values
     return out;
 }
 
+namespace {
+
+// The byte of five stored values (any fewer at a block's end count as losses, 0).
+constexpr std::uint8_t base3_byte(unsigned v0, unsigned v1, unsigned v2, unsigned v3, unsigned v4) {
+    return static_cast<std::uint8_t>(v0 + 3 * v1 + 9 * v2 + 27 * v3 + 81 * v4);
+}
+
+// Packs count values, the k-th being stored(k), five a byte: a loop over whole bytes, without the
+// division and the read-modify-write a position that a loop over positions costs.
+template <typename Stored>
+void pack_base3_with(std::uint64_t count, std::vector<std::uint8_t>& out, Stored&& stored) {
+    out.resize((count + 4) / 5);
+    std::uint64_t i = 0;
+    std::size_t byte = 0;
+    for (; i + 5 <= count; i += 5) {
+        const unsigned v0 = stored(i), v1 = stored(i + 1), v2 = stored(i + 2), v3 = stored(i + 3), v4 = stored(i + 4);
+        out[byte++] = base3_byte(v0, v1, v2, v3, v4);
+    }
+    if (i == count) return;
+    unsigned tail[5] = {0, 0, 0, 0, 0};
+    for (int k = 0; i < count; ++i, ++k) tail[k] = stored(i);
+    out[byte] = base3_byte(tail[0], tail[1], tail[2], tail[3], tail[4]);
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> pack_base3(const std::uint8_t* values, std::uint64_t count) {
-    static constexpr int kPowers[5] = {1, 3, 9, 27, 81};
-    std::vector<std::uint8_t> packed((count + 4) / 5, 0);
-    for (std::uint64_t i = 0; i < count; ++i) packed[i / 5] += static_cast<std::uint8_t>(values[i] * kPowers[i % 5]);
+    std::vector<std::uint8_t> packed;
+    pack_base3_with(count, packed, [&](std::uint64_t i) { return static_cast<unsigned>(values[i]); });
     return packed;
+}
+
+void pack_base3_filled(const std::uint8_t* values, std::uint64_t count, DontCareFill fill, std::vector<std::uint8_t>& out) {
+    // Branch-free: capture positions and the others alternate without a pattern a predictor learns.
+    if (fill == DontCareFill::Draw) {
+        pack_base3_with(count, out, [&](std::uint64_t i) {
+            return (values[i] & kCaptureFlag) ? static_cast<unsigned>(Value::Draw) : static_cast<unsigned>(values[i] & kValueMask);
+        });
+        return;
+    }
+    unsigned previous = static_cast<unsigned>(Value::Draw);
+    pack_base3_with(count, out, [&](std::uint64_t i) {
+        previous = (values[i] & kCaptureFlag) ? previous : static_cast<unsigned>(values[i] & kValueMask);
+        return previous;
+    });
 }
 
 std::vector<std::uint8_t> pack_2bit(const std::uint8_t* values, std::uint64_t count) {
@@ -142,14 +182,13 @@ WdlBlock encode_wdl_block(const std::uint8_t* values, std::uint64_t count, int l
     // every block, for a tenth of the time); only the chosen one is compressed at `level`.
     constexpr int kTrialLevel = 1;
     WdlBlock best;
+    std::vector<std::uint8_t> raw;
     std::size_t best_trial = 0;
-    const std::vector<std::uint8_t> block(values, values + count);
     for (const DontCareFill fill : {DontCareFill::Previous, DontCareFill::Draw}) {
-        const auto filled = fill_dont_care(block, fill);
-        auto raw = pack_base3(filled.data(), count);
-        const std::size_t trial = compress_block(raw, kTrialLevel).size();
+        pack_base3_filled(values, count, fill, raw);
+        const std::size_t trial = compressed_size(raw, kTrialLevel);
         if (best.raw.empty() || trial < best_trial) {
-            best.raw = std::move(raw);
+            std::swap(best.raw, raw);
             best_trial = trial;
         }
     }
@@ -157,16 +196,40 @@ WdlBlock encode_wdl_block(const std::uint8_t* values, std::uint64_t count, int l
     return best;
 }
 
-std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, int level) {
-    const std::unique_ptr<ZSTD_CCtx, decltype(&ZSTD_freeCCtx)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+namespace {
+
+// A thread's compression context, kept from one block to the next: a fresh context allocates and
+// clears its tables at every block (a writer compresses each block three times).
+ZSTD_CCtx& thread_compression_context(int level) {
+    thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
     if (!cctx) throw std::bad_alloc();
+    ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, level);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 0);
     ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_contentSizeFlag, 1);
-    std::vector<unsigned char> out(ZSTD_compressBound(raw.size()));
-    const std::size_t n = ZSTD_compress2(cctx.get(), out.data(), out.size(), raw.data(), raw.size());
+    return *cctx;
+}
+
+// Compresses `raw` into `out` (resized to the frame).
+void compress_into(const std::vector<std::uint8_t>& raw, int level, std::vector<unsigned char>& out) {
+    ZSTD_CCtx& cctx = thread_compression_context(level);
+    out.resize(ZSTD_compressBound(raw.size()));
+    const std::size_t n = ZSTD_compress2(&cctx, out.data(), out.size(), raw.data(), raw.size());
     if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
     out.resize(n);
+}
+
+}  // namespace
+
+std::size_t compressed_size(const std::vector<std::uint8_t>& raw, int level) {
+    thread_local std::vector<unsigned char> frame;
+    compress_into(raw, level, frame);
+    return frame.size();
+}
+
+std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, int level) {
+    std::vector<unsigned char> out;
+    compress_into(raw, level, out);
     return out;
 }
 

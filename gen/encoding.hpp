@@ -31,6 +31,9 @@ WdlBlock encode_wdl_block(const std::uint8_t* values, std::uint64_t count, int l
 // 5 values a byte, v0 + 3 v1 + 9 v2 + 27 v3 + 81 v4 (format version 1).
 std::vector<std::uint8_t> pack_base3(const std::uint8_t* values, std::uint64_t count);
 
+// pack_base3(fill_dont_care(values, fill)) in one pass, into `out` (resized): the writer's.
+void pack_base3_filled(const std::uint8_t* values, std::uint64_t count, DontCareFill fill, std::vector<std::uint8_t>& out);
+
 // 4 values a byte, 2 bits each (an alternative measured against base 3).
 std::vector<std::uint8_t> pack_2bit(const std::uint8_t* values, std::uint64_t count);
 
@@ -67,6 +70,9 @@ std::vector<std::uint8_t> lay_out_dtw(const std::vector<std::uint16_t>& filled, 
 // One zstd frame with its content size and without zstd's checksum (the file's block check takes
 // its place and its 4 bytes, docs/FORMAT.md); throws on error.
 std::vector<unsigned char> compress_block(const std::vector<std::uint8_t>& raw, int level);
+
+// The size of compress_block(raw, level), without keeping the frame.
+std::size_t compressed_size(const std::vector<std::uint8_t>& raw, int level);
 
 // Decompresses one frame of compress_block into `out` (resized to its content size); throws on
 // error. One decompression context per thread, reused.

@@ -26,6 +26,14 @@ public:
     void set_shared(std::uint64_t i) {
         std::atomic_ref(words_[i >> 6]).fetch_or(std::uint64_t{1} << (i & 63), std::memory_order_relaxed);
     }
+    // Safe while other threads set or reset bits too.
+    bool test_shared(std::uint64_t i) const {
+        const std::uint64_t w = std::atomic_ref(const_cast<std::uint64_t&>(words_[i >> 6])).load(std::memory_order_relaxed);
+        return (w >> (i & 63)) & 1;
+    }
+    void reset_shared(std::uint64_t i) {
+        std::atomic_ref(words_[i >> 6]).fetch_and(~(std::uint64_t{1} << (i & 63)), std::memory_order_relaxed);
+    }
     void clear() { std::fill(words_.begin(), words_.end(), 0); }
     std::uint64_t count() const {
         std::uint64_t n = 0;

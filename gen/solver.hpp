@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "gen/pair_layout.hpp"
@@ -33,6 +34,9 @@ struct SolvedMaterial {
     std::uint8_t value_byte(std::uint64_t i) const {
         return static_cast<std::uint8_t>(static_cast<std::uint8_t>(values.get(i)) | (captures.test(i) ? kCaptureFlag : 0));
     }
+    // value_byte of positions [first, first + out.size()): the writer's, four positions a byte
+    // of values read where first is a multiple of four (a file's blocks start at such positions).
+    void value_bytes(std::uint64_t first, std::span<std::uint8_t> out) const;
 };
 
 // How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte

@@ -221,14 +221,16 @@ SubsetPlusOne::SubsetPlusOne(Bitboard region, Bitboard rest) : region_(region), 
     if (n + 1 > kMaxSquares) throw std::invalid_argument("SubsetPlusOne: too many squares");
     // The i-th square of rest (from 1, lowest first) at compressed position c: its term is C(c, i)
     // if the added square lies above it, C(c, i + 1) if below.
+    // Each sum is the one before with one square's term changed (the predecessor walks build one
+    // of these for every king of every settled position: summing each anew took an eighth of a
+    // pair with four kings on a side). c <= 50 and k + 1 <= 16 lie in the table, k > c giving 0.
     int c[kMaxSquares] = {};
     int i = 0;
     for (Bitboard b = rest; b; b &= b - 1) c[++i] = count_bits(region & ((b & -b) - 1));
-    for (int j = 0; j <= n; ++j) {
-        std::uint64_t sum = 0;
-        for (int k = 1; k <= n; ++k) sum += k <= j ? binomial(c[k], k) : binomial(c[k], k + 1);
-        sums_[j] = sum;
-    }
+    std::uint64_t sum = 0;
+    for (int k = 1; k <= n; ++k) sum += kBinomials.c[c[k]][k + 1];
+    sums_[0] = sum;
+    for (int j = 1; j <= n; ++j) sums_[j] = sums_[j - 1] + kBinomials.c[c[j]][j] - kBinomials.c[c[j]][j + 1];
 }
 
 OneWhiteKingMoving::OneWhiteKingMoving(const PositionIndex& index, Bitboard free, Bitboard rest, Bitboard black)
@@ -238,14 +240,16 @@ OneWhiteKingMoving::OneWhiteKingMoving(const PositionIndex& index, Bitboard free
     // The i-th black king at compressed position c among free minus rest: C(c, i) if the moving
     // king lies above it, C(c - 1, i) if below (the moving king then takes a square below it).
     const Bitboard region = free & ~rest;
+    // As in SubsetPlusOne, each sum from the one before. C(c - 1, k) is 0 for c = 0 (no square
+    // below that king: the moving king cannot lie below it).
     int c[SubsetPlusOne::kMaxSquares + 1] = {};
     int i = 0;
     for (Bitboard b = black; b; b &= b - 1) c[++i] = count_bits(region & ((b & -b) - 1));
-    for (int m = 0; m <= blacks; ++m) {
-        std::uint64_t sum = 0;
-        for (int k = 1; k <= blacks; ++k) sum += k <= m ? binomial(c[k], k) : binomial(c[k] - 1, k);
-        black_sums_[m] = sum;
-    }
+    const auto below_moving = [&](int k) { return c[k] > 0 ? kBinomials.c[c[k] - 1][k] : 0; };
+    std::uint64_t sum = 0;
+    for (int k = 1; k <= blacks; ++k) sum += below_moving(k);
+    black_sums_[0] = sum;
+    for (int m = 1; m <= blacks; ++m) black_sums_[m] = black_sums_[m - 1] + kBinomials.c[c[m]][m] - below_moving(m);
 }
 
 }  // namespace dtb
