@@ -547,7 +547,7 @@ private:
         o.compact_large_subgames = memory_plan_.compact_cells(position);
         if (o.compact_large_subgames) {
             progress_.finish();
-            log_ << m.name() << ": its large subgames held compact, 0.75 bytes a position instead of 2.25"
+            log_ << m.name() << ": its large subgames held compact, 0.75 bytes a position instead of 2.375"
                  << " (the solver's cells and the tables it reads do not fit in --memory)\n" << std::flush;
         }
         return o;

@@ -44,8 +44,8 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
 // capture flag; the DTW solver's distances (2 bytes), capture bits and WDL; and the list of the
 // pair's subgames and what listing a level takes (PairLayout::subgame_list_bytes, listing_bytes).
-// Per position of the largest subgame: the WDL solver's 2-byte cell (compact: 4 bits) and two
-// frontier bits; the DTW solver's (kDtwSubgameBytes).
+// Per position of the largest subgame: the WDL solver's (wdl_subgame_bytes); the DTW solver's
+// (kDtwSubgameBytes).
 // A kings-only pair's WDL: 4 bits a symmetry class and the values kept (compact: not kept).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
     return solver_bytes_in(m, slices_of(m), compact_cells);
@@ -60,6 +60,11 @@ std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool co
     return wdl_solver_bytes(m, slices, compact_cells);
 }
 
+std::uint64_t MemoryPlan::wdl_subgame_bytes(std::uint64_t positions, bool compact_cells) {
+    if (positions < kLargeSubgamePositions) return positions * 9 / 4;
+    return compact_cells ? positions * 3 / 4 : positions * 19 / 8;
+}
+
 std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
@@ -67,7 +72,7 @@ std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool c
     // (gen/class_solver.hpp), and its values (2 bits a position) kept for later pairs; compact,
     // they are written to the files without being held.
     if (m.men() == 0) return KingClassValues::solver_bytes(m) + (compact_cells ? 0 : (pair + 3) / 4);
-    const std::uint64_t cells = compact_cells && subgame >= kLargeSubgamePositions ? subgame * 3 / 4 : subgame * 9 / 4;
+    const std::uint64_t cells = wdl_subgame_bytes(subgame, compact_cells);
     if (slices <= 1) return pair * 3 / 8 + cells + PairLayout::subgame_list_bytes(m, pair) + PairLayout::listing_bytes(m);
     // Sliced: the largest slice's values and boundary, in the shares of the pair the levels give.
     const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);

@@ -41,7 +41,7 @@ struct SolvedMaterial {
 
 // How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte
 // cell a position with a counter of its unsettled king moves, or, compact, four bits a position,
-// a third of the memory with the frontier bits (0.75 bytes a position instead of 2.25), at the
+// a third of the memory with the frontier bits (0.75 bytes a position instead of 2.375), at the
 // cost of looking at a position's king moves again each time one of them settles as a win (the
 // KvKKKKK pair 1.16 times the time, KKvKKKK 1.31). The values are the same.
 struct SolverOptions {

@@ -186,10 +186,10 @@ private:
             // subgames are held compact, as the builder then holds them (MemoryPlan::compact_cells).
             const std::uint64_t others = whole.memory_bytes - solver - own_tables_of(m);
             const std::uint64_t held = slice_solver_bytes(m, slice, by_level) + PairLayout::listing_bytes(m);
-            std::uint64_t slice_solver = held + subgame * 9 / 4;
+            std::uint64_t slice_solver = held + MemoryPlan::wdl_subgame_bytes(subgame, false);
             if (options_.memory_bytes != 0 && others + slice_solver > options_.memory_bytes &&
                 subgame >= kLargeSubgamePositions)
-                slice_solver = held + subgame * 3 / 4;
+                slice_solver = held + MemoryPlan::wdl_subgame_bytes(subgame, true);
             task.memory_bytes = others + slice_solver;
             task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
             plan.tasks.push_back(within_budget(std::move(task), slice_solver));

@@ -77,6 +77,19 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     EXPECT_NEAR(static_cast<double>(sliced.solver_bytes(named("KMvK"))), largest + 2 * 49 * 48 * 9 / 4 + 45 * 8, 3.0);
 }
 
+// A large subgame (at least 2^16 positions) holds, besides its 2-byte cells, three bits a position:
+// the frontier, the next frontier and the positions still unsettled; compact, a nibble a position
+// and the two frontiers. KKvKM's largest: a black man's square with its flip, the two white kings
+// and the black king on the squares left (C(49, 2) x 47 placements a side).
+TEST(MemoryPlan, LargeSubgamesCountTheirBitsAPosition) {
+    const MemoryPlan wdl(materials_in_build_order(4), false, 0, same_size);
+    const std::uint64_t large = 2 * 1176 * 47;
+    ASSERT_GE(large, kLargeSubgamePositions);
+    EXPECT_EQ(wdl.solver_bytes(named("KKvKM"), false) - wdl.solver_bytes(named("KKvKM"), true), large * 2 + large * 3 / 8 - large * 3 / 4);
+    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(large, false), large * 2 + large * 3 / 8);
+    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(large, true), large / 2 + large / 4);
+}
+
 TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenTheyDoNotFit) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KMvK");  // reads KvK, KvKK, MvK
