@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <tbb/blocked_range2d.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -132,6 +133,16 @@ public:
     // Calls visit(k, kings) for every king placement k of `block`, with its kings (walked, not
     // unranked). A block of 2^16 placements or more is split over the threads, isolated so that a
     // waiting thread does not pick up another subgame meanwhile.
+    //
+    // The order is not k's where white has two kings or more and black many placements: then the
+    // placements are walked in tiles of kTileWidth black placements across consecutive white ones.
+    // A position after a white move is indexed with the colours flipped, white's kings ranked
+    // last: along k (a black king moving) each successor lies a row of its table away from the
+    // one before (C(squares, white kings) positions, a cache line or more from two kings on), and
+    // a row of many black placements needs more lines than the caches hold before the next row
+    // comes back to them. Across white placements the lowest white king moves one square, and
+    // where it is not the piece that moves, the successor moves within its cache line. (With one
+    // white king, that king moves; its successors are a few positions apart along k already.)
     template <typename Visit>
     void for_each_king_placement(const Block& block, Visit&& visit) const {
         struct Nothing {};
@@ -145,19 +156,40 @@ public:
     template <typename Cache, typename Visit>
     void for_each_king_placement(const Block& block, Cache& cache, Visit&& visit) const {
         const PositionIndex& index = indexes_[block.side];
+        const std::uint64_t n = index.king_placements();
+        const std::uint64_t row = index.black_king_placements();
         const auto walk = [&](std::uint64_t begin, std::uint64_t end, Cache& c) {
             KingPlacementWalker kings(index, block.men, begin);
             for (std::uint64_t k = begin; k != end; ++k, kings.next()) visit(c, k, kings.current());
         };
-        const std::uint64_t n = index.king_placements();
+        // White placements [rows) by black placements [columns), tile by tile.
+        const auto walk_tiles = [&](std::uint64_t first_row, std::uint64_t last_row, std::uint64_t first_column,
+                                    std::uint64_t last_column, Cache& c) {
+            for (std::uint64_t column = first_column; column < last_column; column += kTileWidth) {
+                const std::uint64_t width = std::min(kTileWidth, last_column - column);
+                for (std::uint64_t r = first_row; r < last_row; ++r) walk(r * row + column, r * row + column + width, c);
+            }
+        };
+        const bool tiled = index.material().white_kings >= 2 && row >= 2 * kTileWidth;
         if (n < (std::uint64_t{1} << 16)) {
-            walk(0, n, cache);
+            if (tiled)
+                walk_tiles(0, n / row, 0, row, cache);
+            else
+                walk(0, n, cache);
             return;
         }
         tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
+            if (!tiled) {
+                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
+                    Cache part{};
+                    walk(r.begin(), r.end(), part);
+                });
+                return;
+            }
+            const tbb::blocked_range2d<std::uint64_t> all(0, n / row, kTileRows, 0, row, kTileWidth * 16);
+            tbb::parallel_for(all, [&](const auto& r) {
                 Cache part{};
-                walk(r.begin(), r.end(), part);
+                walk_tiles(r.rows().begin(), r.rows().end(), r.cols().begin(), r.cols().end(), part);
             });
         });
     }
@@ -241,6 +273,10 @@ public:
     }
 
 private:
+    // for_each_king_placement's tiles: kTileWidth black placements in each row of a tile; a part
+    // of a block split over the threads is up to kTileRows white placements by 16 tiles' width.
+    static constexpr std::uint64_t kTileWidth = 64;
+    static constexpr std::uint64_t kTileRows = 32;
     // Of one level, the share of `slice`'s part, adding its subgames' positions to `positions`.
     ConfigList plain_share(const LevelConfigs& level, const Slice& slice, std::uint64_t& positions) const;
     ConfigList symmetric_share(const LevelConfigs& level, const Slice& slice, std::uint64_t& positions) const;

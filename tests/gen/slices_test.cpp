@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -24,6 +25,31 @@ namespace fs = std::filesystem;
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
+
+// The first pass's walk (PairLayout::for_each_king_placement) visits every king placement of a
+// block exactly once, with the kings that unranking its number gives, whichever order it takes:
+// in index order (one white king, or few black placements), or tile by tile (two white kings and
+// a thousand black placements), on one thread or split over the threads.
+TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
+    for (const char* name : {"KKMvKK", "KKvKKM", "KMvKKK", "KKvKM", "KKMvM"}) {
+        const Material m = *parse_material(name);
+        const PairLayout layout(m);
+        const PositionIndex& index = layout.index(0);
+        const MenConfig men = index.men_config(index.men_configs() / 2);
+        const std::uint64_t n = index.king_placements();
+        std::vector<std::atomic<std::uint8_t>> visits(n);
+        std::atomic<std::uint64_t> wrong{0};
+        layout.for_each_king_placement(Block{0, men, 0, 0}, [&](std::uint64_t k, const KingPlacement& kings) {
+            ASSERT_LT(k, n) << name;
+            visits[k].fetch_add(1, std::memory_order_relaxed);
+            const KingPlacement expected = index.king_placement(men, k);
+            if (kings.white_kings != expected.white_kings || kings.black_kings != expected.black_kings) ++wrong;
+        });
+        EXPECT_EQ(wrong.load(), 0u) << name;
+        const auto once = std::count_if(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; });
+        EXPECT_EQ(static_cast<std::uint64_t>(once), n) << name << ": " << n << " placements";
+    }
+}
 
 TEST(SliceLevels, CoverEveryLevelOnceFromTheMostAdvancedDown) {
     for (const char* name : {"KvK", "KMvK", "MMvM", "KKMvKM", "MMvMM"}) {
