@@ -134,8 +134,10 @@ public:
     // unranked). A block of 2^16 placements or more is split over the threads, isolated so that a
     // waiting thread does not pick up another subgame meanwhile.
     //
-    // The order is not k's where white has two kings or more and black many placements: then the
-    // placements are walked in tiles of kTileWidth black placements across consecutive white ones.
+    // The order of a block split over the threads is not k's where white has two kings or more and
+    // black many placements (a smaller block holds few enough successors to stay in cache, and no
+    // material of fewer than 26 men has such a block with two white kings): then the placements are
+    // walked in tiles of kTileWidth black placements across consecutive white ones.
     // A position after a white move is indexed with the colours flipped, white's kings ranked
     // last: along k (a black king moving) each successor lies a row of its table away from the
     // one before (C(squares, white kings) positions, a cache line or more from two kings on), and
@@ -170,16 +172,12 @@ public:
                 for (std::uint64_t r = first_row; r < last_row; ++r) walk(r * row + column, r * row + column + width, c);
             }
         };
-        const bool tiled = index.material().white_kings >= 2 && row >= 2 * kTileWidth;
         if (n < (std::uint64_t{1} << 16)) {
-            if (tiled)
-                walk_tiles(0, n / row, 0, row, cache);
-            else
-                walk(0, n, cache);
+            walk(0, n, cache);
             return;
         }
         tbb::this_task_arena::isolate([&] {
-            if (!tiled) {
+            if (index.material().white_kings < 2 || row < 2 * kTileWidth) {
                 tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
                     Cache part{};
                     walk(r.begin(), r.end(), part);

@@ -28,8 +28,8 @@ using ::testing::Not;
 
 // The first pass's walk (PairLayout::for_each_king_placement) visits every king placement of a
 // block exactly once, with the kings that unranking its number gives, whichever order it takes:
-// in index order (one white king, or few black placements), or tile by tile (two white kings and
-// a thousand black placements), on one thread or split over the threads.
+// in index order (one white king, few black placements, or a block one thread walks), or tile by
+// tile (two white kings and a thousand black placements, split over the threads).
 TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
     for (const char* name : {"KKMvKK", "KKvKKM", "KMvKKK", "KKvKM", "KKMvM"}) {
         const Material m = *parse_material(name);
