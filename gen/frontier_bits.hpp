@@ -46,39 +46,69 @@ private:
     std::vector<std::uint64_t> words_;
 };
 
-// Calls visit(local, kings) for the positions of `g` set in the 64-position words [begin, end),
-// in order, word w's bits given by word_of(w) (called once for each w, in order). A frontier is
-// often dense (the first one holds every capture position): stepping a walker over short gaps is
-// far cheaper than unranking each position (unranking cost about 6 % of a kings-only WDL pass).
-template <typename WordOf, typename Visit>
-void for_each_position_in_words(const PairLayout& layout, const Subgame& g, std::uint64_t begin, std::uint64_t end,
-                                WordOf&& word_of, Visit&& visit) {
+// Calls visit(local, kings) for the positions of block `b` of `g` set in `frontier` whose king
+// indices are in [k0, k1), in order. A frontier is often dense (the first one holds every capture
+// position): stepping a walker over short gaps is far cheaper than unranking each position
+// (unranking cost about 6 % of a kings-only WDL pass).
+template <typename Visit>
+void for_each_frontier_position_in(const PairLayout& layout, const Subgame& g, int b, const FrontierBits& frontier,
+                                   std::uint64_t k0, std::uint64_t k1, Visit&& visit) {
     constexpr std::uint64_t kLongestWalk = 32;
+    const Block& block = g.blocks[b];
     std::optional<KingPlacementWalker> walker;
-    int walker_block = -1;
     std::uint64_t at = 0;  // the walker's king index
-    for (std::uint64_t w = begin; w != end; ++w)
-        for (std::uint64_t bits = word_of(w); bits; bits &= bits - 1) {
-            const std::uint64_t local = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
-            const int b = g.block_of(local);
-            const Block& block = g.blocks[b];
-            const std::uint64_t k = local - block.local_offset;
-            if (b != walker_block || k - at > kLongestWalk) {
+    const std::uint64_t end = block.local_offset + k1;
+    for (std::uint64_t from = block.local_offset + k0; from < end;) {
+        const std::uint64_t w = from >> 6, next_word = (w + 1) * 64;
+        std::uint64_t bits = frontier.word(w) >> (from & 63) << (from & 63);
+        if (end < next_word) bits &= (std::uint64_t{1} << (end & 63)) - 1;
+        for (; bits; bits &= bits - 1) {
+            const std::uint64_t k = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits)) - block.local_offset;
+            if (!walker || k - at > kLongestWalk) {
                 walker.emplace(layout.index(block.side), block.men, k);
-                walker_block = b;
                 at = k;
             }
             for (; at < k; ++at) walker->next();
-            visit(local, walker->current());
+            visit(block.local_offset + k, walker->current());
         }
+        from = next_word;
+    }
 }
 
-// The same over the positions set in frontier words [begin, end).
+// Calls visit(local, kings) for the positions of `g` set in frontier words [begin, end).
+//
+// A block whose white side has two kings or more and whose black kings have many placements
+// (kTileWidth * 2 or more), with at least kTileRows of its white placements in the range, is
+// walked in tiles of kTileWidth black placements across consecutive white ones, as the first pass is
+// (PairLayout::for_each_king_placement): the predecessors of a position (a black king moved back)
+// are indexed with the colours flipped, white's kings ranked last, so along the index each lies a
+// row of its table away from the one before, while across white placements (the lowest white
+// king one square on, never the piece that moved) it mostly stays in its cache line, as its
+// unsettled bit stays in its word.
 template <typename Visit>
 void for_each_frontier_position(const PairLayout& layout, const Subgame& g, const FrontierBits& frontier,
                                 std::uint64_t begin, std::uint64_t end, Visit&& visit) {
-    for_each_position_in_words(layout, g, begin, end, [&](std::uint64_t w) { return frontier.word(w); },
-                               std::forward<Visit>(visit));
+    constexpr std::uint64_t kTileWidth = 64, kTileRows = 8;
+    const std::uint64_t first = begin * 64, last = std::min(end * 64, g.size);
+    for (int b = first < last ? g.block_of(first) : g.block_count; b < g.block_count; ++b) {
+        const Block& block = g.blocks[b];
+        if (block.local_offset >= last) break;
+        const PositionIndex& index = layout.index(block.side);
+        const std::uint64_t k0 = std::max(first, block.local_offset) - block.local_offset;
+        const std::uint64_t k1 = std::min(last, block.local_offset + index.king_placements()) - block.local_offset;
+        const std::uint64_t row = index.black_king_placements();
+        if (index.material().white_kings < 2 || row < 2 * kTileWidth || k1 - k0 < kTileRows * row) {
+            for_each_frontier_position_in(layout, g, b, frontier, k0, k1, visit);
+            continue;
+        }
+        const std::uint64_t first_row = k0 / row, last_row = (k1 + row - 1) / row;
+        for (std::uint64_t column = 0; column < row; column += kTileWidth)
+            for (std::uint64_t r = first_row; r < last_row; ++r) {
+                const std::uint64_t from = std::max(k0, r * row + column);
+                const std::uint64_t to = std::min(k1, r * row + std::min(row, column + kTileWidth));
+                if (from < to) for_each_frontier_position_in(layout, g, b, frontier, from, to, visit);
+            }
+    }
 }
 
 }  // namespace dtb

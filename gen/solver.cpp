@@ -271,10 +271,13 @@ private:
                              SettleWords&& settle_words) const {
         FrontierBits next(g.size);
         std::atomic<std::uint64_t> settled{0};
+        // A 64th of the subgame a part: enough rows of king placements for the frontier walk's
+        // tiles (for_each_frontier_position), enough parts to share among the threads.
+        const std::uint64_t grain = std::max<std::uint64_t>(64, frontier.words() / 64);
         for (std::uint64_t round = 1;; ++round) {
             const std::uint64_t before = settled.load();
             tbb::this_task_arena::isolate([&] {
-                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), 64), [&](const auto& r) {
+                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), grain), [&](const auto& r) {
                     std::uint64_t pushed = 0;
                     settle_words(r.begin(), r.end(), [&](std::uint64_t local) {
                         next.set_shared(local);

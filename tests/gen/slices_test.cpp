@@ -12,6 +12,7 @@
 #include <random>
 
 #include "gen/chunked_file.hpp"
+#include "gen/frontier_bits.hpp"
 #include "gen/memory_plan.hpp"
 #include "gen/slices.hpp"
 #include "gen/solver.hpp"
@@ -48,6 +49,41 @@ TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
         EXPECT_EQ(wrong.load(), 0u) << name;
         const auto once = std::count_if(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; });
         EXPECT_EQ(static_cast<std::uint64_t>(once), n) << name << ": " << n << " placements";
+    }
+}
+
+// The propagation's frontier walk (for_each_frontier_position) visits every position set in the
+// frontier once, and no other, with its kings, however the words are split among the threads'
+// parts: in index order, or tile by tile where the black kings have many placements.
+TEST(FrontierBits, TheWalkVisitsEverySetPositionOnceWithItsKings) {
+    std::mt19937_64 random(21);
+    for (const char* name : {"KKMvKK", "KMvKK", "KvKKM", "KKKvK", "MvKKK"}) {
+        const PairLayout layout(*parse_material(name));
+        const Subgame g = layout.subgame(layout.index(0).men_configs() / 2);
+        FrontierBits frontier(g.size);
+        std::uint64_t set = 0;
+        for (std::uint64_t local = 0; local < g.size; ++local)
+            if (random() % 3 == 0) frontier.set(local), ++set;
+        for (const std::uint64_t part : {frontier.words(), std::uint64_t{64}, frontier.words() / 7 + 1}) {
+            std::vector<std::uint8_t> visits(g.size, 0);
+            std::uint64_t wrong = 0, unset = 0;
+            for (std::uint64_t begin = 0; begin < frontier.words(); begin += part)
+                for_each_frontier_position(layout, g, frontier, begin, std::min(frontier.words(), begin + part),
+                                           [&](std::uint64_t local, const KingPlacement& kings) {
+                                               ++visits[local];
+                                               if (!frontier.test_shared(local)) ++unset;
+                                               const Block& block = g.blocks[g.block_of(local)];
+                                               const KingPlacement expected = layout.index(block.side).king_placement(
+                                                   block.men, local - block.local_offset);
+                                               if (kings.white_kings != expected.white_kings ||
+                                                   kings.black_kings != expected.black_kings)
+                                                   ++wrong;
+                                           });
+            EXPECT_EQ(wrong, 0u) << name << " parts of " << part << " words";
+            EXPECT_EQ(unset, 0u) << name << " parts of " << part << " words";
+            EXPECT_EQ(static_cast<std::uint64_t>(std::count(visits.begin(), visits.end(), 1)), set)
+                << name << " parts of " << part << " words";
+        }
     }
 }
 
