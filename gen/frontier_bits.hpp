@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gen/huge_pages.hpp"
+#include "gen/king_tiles.hpp"
 #include "gen/pair_layout.hpp"
 
 namespace dtb {
@@ -75,20 +76,14 @@ void for_each_frontier_position_in(const PairLayout& layout, const Subgame& g, i
     }
 }
 
-// Calls visit(local, kings) for the positions of `g` set in frontier words [begin, end).
-//
-// A block whose white side has two kings or more and whose black kings have many placements
-// (kTileWidth * 2 or more), with at least kTileRows of its white placements in the range, is
-// walked in tiles of kTileWidth black placements across consecutive white ones, as the first pass is
-// (PairLayout::for_each_king_placement): the predecessors of a position (a black king moved back)
-// are indexed with the colours flipped, white's kings ranked last, so along the index each lies a
-// row of its table away from the one before, while across white placements (the lowest white
-// king one square on, never the piece that moved) it mostly stays in its cache line, as its
-// unsettled bit stays in its word.
+// Calls visit(local, kings) for the positions of `g` set in frontier words [begin, end). A block
+// whose white placements in the range are kFrontierTileRows or more is walked in tiles where they
+// pay (gen/king_tiles.hpp), as the first pass is: the predecessors of a position (a black king
+// moved back) are indexed with the colours flipped too, and its unsettled bit stays in its word.
 template <typename Visit>
 void for_each_frontier_position(const PairLayout& layout, const Subgame& g, const FrontierBits& frontier,
                                 std::uint64_t begin, std::uint64_t end, Visit&& visit) {
-    constexpr std::uint64_t kTileWidth = 64, kTileRows = 8;
+    constexpr std::uint64_t kFrontierTileRows = 8;
     const std::uint64_t first = begin * 64, last = std::min(end * 64, g.size);
     for (int b = first < last ? g.block_of(first) : g.block_count; b < g.block_count; ++b) {
         const Block& block = g.blocks[b];
@@ -96,18 +91,9 @@ void for_each_frontier_position(const PairLayout& layout, const Subgame& g, cons
         const PositionIndex& index = layout.index(block.side);
         const std::uint64_t k0 = std::max(first, block.local_offset) - block.local_offset;
         const std::uint64_t k1 = std::min(last, block.local_offset + index.king_placements()) - block.local_offset;
-        const std::uint64_t row = index.black_king_placements();
-        if (index.material().white_kings < 2 || row < 2 * kTileWidth || k1 - k0 < kTileRows * row) {
-            for_each_frontier_position_in(layout, g, b, frontier, k0, k1, visit);
-            continue;
-        }
-        const std::uint64_t first_row = k0 / row, last_row = (k1 + row - 1) / row;
-        for (std::uint64_t column = 0; column < row; column += kTileWidth)
-            for (std::uint64_t r = first_row; r < last_row; ++r) {
-                const std::uint64_t from = std::max(k0, r * row + column);
-                const std::uint64_t to = std::min(k1, r * row + std::min(row, column + kTileWidth));
-                if (from < to) for_each_frontier_position_in(layout, g, b, frontier, from, to, visit);
-            }
+        for_each_king_tile_run(index, k0, k1, kFrontierTileRows, [&](std::uint64_t from, std::uint64_t to) {
+            for_each_frontier_position_in(layout, g, b, frontier, from, to, visit);
+        });
     }
 }
 

@@ -19,6 +19,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "gen/king_tiles.hpp"
 #include "gen/subgame_progress.hpp"
 #include "index/level_configs.hpp"
 #include "index/position_index.hpp"
@@ -134,17 +135,10 @@ public:
     // unranked). A block of 2^16 placements or more is split over the threads, isolated so that a
     // waiting thread does not pick up another subgame meanwhile.
     //
-    // The order of a block split over the threads is not k's where white has two kings or more and
-    // black many placements (a smaller block holds few enough successors to stay in cache, and no
-    // material of fewer than 26 men has such a block with two white kings): then the placements are
-    // walked in tiles of kTileWidth black placements across consecutive white ones.
-    // A position after a white move is indexed with the colours flipped, white's kings ranked
-    // last: along k (a black king moving) each successor lies a row of its table away from the
-    // one before (C(squares, white kings) positions, a cache line or more from two kings on), and
-    // a row of many black placements needs more lines than the caches hold before the next row
-    // comes back to them. Across white placements the lowest white king moves one square, and
-    // where it is not the piece that moves, the successor moves within its cache line. (With one
-    // white king, that king moves; its successors are a few positions apart along k already.)
+    // The order of a block split over the threads is not k's where tiles pay (gen/king_tiles.hpp):
+    // then the placements are walked in tiles of kKingTileWidth black placements across
+    // consecutive white ones. (A smaller block holds few enough successors to stay in cache, and
+    // no material of fewer than 26 men has such a block with two white kings.)
     template <typename Visit>
     void for_each_king_placement(const Block& block, Visit&& visit) const {
         struct Nothing {};
@@ -167,8 +161,8 @@ public:
         // White placements [rows) by black placements [columns), tile by tile.
         const auto walk_tiles = [&](std::uint64_t first_row, std::uint64_t last_row, std::uint64_t first_column,
                                     std::uint64_t last_column, Cache& c) {
-            for (std::uint64_t column = first_column; column < last_column; column += kTileWidth) {
-                const std::uint64_t width = std::min(kTileWidth, last_column - column);
+            for (std::uint64_t column = first_column; column < last_column; column += kKingTileWidth) {
+                const std::uint64_t width = std::min(kKingTileWidth, last_column - column);
                 for (std::uint64_t r = first_row; r < last_row; ++r) walk(r * row + column, r * row + column + width, c);
             }
         };
@@ -177,14 +171,14 @@ public:
             return;
         }
         tbb::this_task_arena::isolate([&] {
-            if (index.material().white_kings < 2 || row < 2 * kTileWidth) {
+            if (!king_tiles_pay(index)) {
                 tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
                     Cache part{};
                     walk(r.begin(), r.end(), part);
                 });
                 return;
             }
-            const tbb::blocked_range2d<std::uint64_t> all(0, n / row, kTileRows, 0, row, kTileWidth * 16);
+            const tbb::blocked_range2d<std::uint64_t> all(0, n / row, kTileRows, 0, row, kKingTileWidth * 16);
             tbb::parallel_for(all, [&](const auto& r) {
                 Cache part{};
                 walk_tiles(r.rows().begin(), r.rows().end(), r.cols().begin(), r.cols().end(), part);
@@ -271,9 +265,8 @@ public:
     }
 
 private:
-    // for_each_king_placement's tiles: kTileWidth black placements in each row of a tile; a part
-    // of a block split over the threads is up to kTileRows white placements by 16 tiles' width.
-    static constexpr std::uint64_t kTileWidth = 64;
+    // A part of a block that for_each_king_placement splits over the threads in tiles: up to
+    // kTileRows white placements by 16 tiles' width.
     static constexpr std::uint64_t kTileRows = 32;
     // Of one level, the share of `slice`'s part, adding its subgames' positions to `positions`.
     ConfigList plain_share(const LevelConfigs& level, const Slice& slice, std::uint64_t& positions) const;
