@@ -21,7 +21,7 @@ for f in avx avx2 bmi1 bmi2 f16c fma abm movbe xsave; do [[ "$flags" == *" $f "*
 # AMD family 23 (Zen 1 and 2) has them, but PDEP and PEXT in microcode: the portable build runs there.
 vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
-[[ "$vendor" == AuthenticAMD && "$family" == 23 ]] && v3=0
+if [[ "$vendor" == AuthenticAMD && "$family" == 23 ]]; then v3=0; fi
 if [ "$v3" = 1 ]; then expected="(x86-64-v3)"; else expected="(portable)"; fi
 running=$(version_of "$dtb")
 [[ "$running" == *"$expected"* ]] || fail "dtb --version says '$running' on a CPU that expects $expected"
