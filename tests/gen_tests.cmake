@@ -40,7 +40,8 @@ set_tests_properties(cli_workflow_slurm_2_4 PROPERTIES FIXTURES_REQUIRED db4 LAB
 # The portable dtb hands over to its x86-64-v3 build where the CPU allows: which one runs, and the
 # same bytes from both (DTB_FASTER_BUILD, tools/faster_build.hpp).
 if(TARGET dtb_x86_64_v3)
+  add_executable(cpu_level ${CMAKE_CURRENT_LIST_DIR}/gen/cpu_level.c)
   add_test(NAME cli_faster_build COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/gen/faster_build_cli.sh $<TARGET_FILE:dtb>
-           ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/faster-build)
+           ${CMAKE_CURRENT_BINARY_DIR}/db4 ${CMAKE_CURRENT_BINARY_DIR}/faster-build $<TARGET_FILE:cpu_level>)
   set_tests_properties(cli_faster_build PROPERTIES FIXTURES_REQUIRED db4 LABELS "gen;e2e;slow")
 endif()
