@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
-#include <type_traits>
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/task_arena.h>
@@ -31,9 +30,9 @@ struct Settled {
     Value value;
 };
 
-// A predecessor about to be settled, with its kings for the queue. Its local number takes 64 bits
-// (the struct's size is the same): at 8 pieces a subgame of one man among seven kings holds 6.0e9
-// positions.
+// A predecessor about to be settled in a compact subgame, with its kings. Its local number takes
+// 64 bits (the struct's size is the same): at 8 pieces a subgame of one man among seven kings holds
+// 6.0e9 positions.
 struct Predecessor {
     KingPlacement kings;
     std::uint64_t local;
@@ -53,18 +52,13 @@ struct Scratch {
     MenIndexCache men_indices;   // the first pass's, for the blocks it walks in one go
 };
 
-// The predecessors of one settled position, gathered (and their cells prefetched) one position
-// ahead of their update: propagation is bound by the latency of these scattered accesses. Small
-// subgames queue the predecessors that settle, with their kings (Predecessor); large ones keep
-// their frontier as bits and gather only the local numbers.
-template <typename Pred>
+// The predecessors of one settled position of a large subgame, gathered (and their cells
+// prefetched) one position ahead of their update: its propagation is bound by the latency of these
+// scattered accesses. Only their local numbers: a large subgame keeps its frontier as bits.
 struct PendingSettle {
     Value value = Value::Draw;
-    std::vector<Pred> predecessors;
+    std::vector<std::uint64_t> predecessors;
 };
-
-inline std::uint64_t local_of(const Predecessor& p) { return p.local; }
-inline std::uint64_t local_of(std::uint64_t local) { return local; }
 
 class PairSolver {
 public:
@@ -164,44 +158,35 @@ private:
         return static_cast<std::uint8_t>(c.state | ((c.counter & kHasDrawFlag) ? kNibbleDraw : 0));
     }
 
-    // The predecessors of the settled position `local` (its kings `kings`, its value `value`);
-    // with `unsettled` (a large subgame's), only those it holds.
-    template <typename Pred>
+    // The predecessors of the settled position `local` (its kings `kings`, its value `value`) that
+    // `unsettled` holds.
     void gather_predecessors(const Subgame& g, std::uint64_t local, const KingPlacement& kings, Value value, Scratch& s,
-                             PendingSettle<Pred>& out, const FrontierBits* unsettled = nullptr) const {
+                             PendingSettle& out, const FrontierBits& unsettled) const {
         out.value = value;
         out.predecessors.clear();
         const int block = g.block_of(local);
         layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, kings),
-                                     [&](std::uint64_t pred, const KingPlacement& pred_kings) {
-                                         if (unsettled && !unsettled->test_shared(pred)) return;
+                                     [&](std::uint64_t pred, const KingPlacement&) {
+                                         if (!unsettled.test_shared(pred)) return;
                                          __builtin_prefetch(&s.cells[pred], 1);
-                                         if constexpr (std::is_same_v<Pred, Predecessor>)
-                                             out.predecessors.push_back({pred_kings, pred});
-                                         else
-                                             out.predecessors.push_back(pred);
+                                         out.predecessors.push_back(pred);
                                      });
     }
-    void gather_predecessors(const Subgame& g, const Settled& e, Scratch& s, PendingSettle<Predecessor>& out) const {
-        gather_predecessors(g, e.local, e.kings, e.value, s, out);
-    }
 
-    // Settles the gathered predecessors; settled(pred, value) gets those that became losses or
-    // wins (draws need not be propagated). Safe to run for several positions at once: states
-    // change only from unknown, by compare-and-swap, and counters by atomic decrement. (A plain
-    // path for subgames one thread owns gained nothing measurable: propagation waits on memory.)
-    // With `unsettled`, the positions settled here leave it.
-    template <typename Pred, typename Push>
-    static void settle(const PendingSettle<Pred>& p, Scratch& s, Push&& settled, FrontierBits* unsettled = nullptr) {
-        for (const Pred& predecessor : p.predecessors) {
-            const std::uint64_t pred = local_of(predecessor);
+    // Settles the gathered predecessors; settled(pred) gets those that became losses or wins
+    // (draws need not be propagated), and those settled leave `unsettled`. Safe to run for several
+    // positions at once: states change only from unknown, by compare-and-swap, and counters by
+    // atomic decrement.
+    template <typename Push>
+    static void settle(const PendingSettle& p, Scratch& s, Push&& settled, FrontierBits& unsettled) {
+        for (const std::uint64_t pred : p.predecessors) {
             std::atomic_ref state(s.cells[pred].state);
             if (state.load(std::memory_order_relaxed) != kUnknown) continue;
             std::uint8_t expected = kUnknown;
             if (p.value == Value::Loss) {
                 if (state.compare_exchange_strong(expected, static_cast<std::uint8_t>(Value::Win))) {
-                    if (unsettled) unsettled->reset_shared(pred);
-                    settled(predecessor, Value::Win);
+                    unsettled.reset_shared(pred);
+                    settled(pred);
                 }
                 continue;
             }
@@ -209,28 +194,42 @@ private:
             if (left & kCountMask) continue;
             const bool draw = left & kHasDrawFlag;
             if (!state.compare_exchange_strong(expected, static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss))) continue;
-            if (unsettled) unsettled->reset_shared(pred);
-            if (!draw) settled(predecessor, Value::Loss);
+            unsettled.reset_shared(pred);
+            if (!draw) settled(pred);
         }
     }
 
-    // Works through s.queue, which grows as positions settle, gathering the predecessors of one
-    // position while those of the one before are settled.
+    // Works through s.queue, which grows as positions settle, settling each position's
+    // predecessors as the walk finds them. A small subgame belongs to one thread and its cells fit
+    // in L2, so plain loads and stores do, with no look-ahead: gathering the predecessors first and
+    // prefetching their cells, as large subgames do, costs more here than it hides.
     void settle_queue(const Subgame& g, Scratch& s) const {
-        if (s.queue.empty()) return;
-        PendingSettle<Predecessor> current, next;
-        const auto queue = [&](const Predecessor& p, Value v) {
-            s.queue.push_back(Settled{p.kings, static_cast<std::uint32_t>(p.local), v});
-        };
-        gather_predecessors(g, s.queue[0], s, current);
-        for (std::size_t head = 0;; ++head) {
-            const bool ahead = head + 1 < s.queue.size();
-            if (ahead) gather_predecessors(g, s.queue[head + 1], s, next);
-            settle(current, s, queue);
-            if (ahead) std::swap(current, next);
-            else if (head + 1 < s.queue.size()) gather_predecessors(g, s.queue[head + 1], s, current);
-            else return;
+        for (std::size_t head = 0; head < s.queue.size(); ++head) {
+            const Settled settled = s.queue[head];  // a copy: the walk pushes onto the queue
+            const int block = g.block_of(settled.local);
+            layout_.for_each_predecessor(g, block, compose_position(g.blocks[block].men, settled.kings),
+                                         [&](std::uint64_t pred, const KingPlacement& kings) {
+                                             Cell& cell = s.cells[pred];
+                                             if (cell.state != kUnknown) return;
+                                             if (settles_win_or_loss(cell, settled.value))
+                                                 s.queue.push_back(Settled{kings, static_cast<std::uint32_t>(pred),
+                                                                           static_cast<Value>(cell.state)});
+                                         });
         }
+    }
+
+    // An unknown cell one of whose king moves reaches a position of value `after` (a win or a
+    // loss for the side to move there) takes the value that decides, if any: whether it became a
+    // win or a loss, whose predecessors are to settle in turn (a draw's need not).
+    static bool settles_win_or_loss(Cell& cell, Value after) {
+        if (after == Value::Loss) {
+            cell.state = static_cast<std::uint8_t>(Value::Win);
+            return true;
+        }
+        if (--cell.counter & kCountMask) return false;
+        const bool draw = cell.counter & kHasDrawFlag;
+        cell.state = static_cast<std::uint8_t>(draw ? Value::Draw : Value::Loss);
+        return !draw;
     }
 
     // A large subgame (kings only, or nearly): settles one frontier at a time, in parallel, each
@@ -249,16 +248,15 @@ private:
                 unsettled.set(local);
         }
         propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
-            PendingSettle<std::uint64_t> current, next;
+            PendingSettle current, next;
             bool pending = false;
-            const auto to_frontier = [&](std::uint64_t pred, Value) { push(pred); };
             for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
-                gather_predecessors(g, local, kings, static_cast<Value>(s.cells[local].state & kValueMask), s, next, &unsettled);
-                if (pending) settle(current, s, to_frontier, &unsettled);
+                gather_predecessors(g, local, kings, static_cast<Value>(s.cells[local].state & kValueMask), s, next, unsettled);
+                if (pending) settle(current, s, push, unsettled);
                 std::swap(current, next);
                 pending = true;
             });
-            if (pending) settle(current, s, to_frontier, &unsettled);
+            if (pending) settle(current, s, push, unsettled);
         });
     }
 
