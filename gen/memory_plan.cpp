@@ -7,6 +7,7 @@
 #include "gen/dtw_solver.hpp"
 #include "gen/pair_layout.hpp"
 #include "gen/slices.hpp"
+#include "gen/solver.hpp"
 
 namespace dtb {
 namespace {
@@ -61,7 +62,8 @@ std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool co
 }
 
 std::uint64_t MemoryPlan::wdl_subgame_bytes(std::uint64_t positions, bool compact_cells) {
-    if (positions < kLargeSubgamePositions) return positions * 9 / 4;
+    const bool queued = positions < kLargeSubgamePositions || (!compact_cells && positions < kQueuedSubgamePositions);
+    if (queued) return positions * (2 + kQueuedPositionBytes);
     return compact_cells ? positions * 3 / 4 : positions * 19 / 8;
 }
 

@@ -70,8 +70,9 @@ public:
     std::uint64_t solver_bytes(const Material& m, bool compact_cells = false) const;
 
     // The WDL solver's bytes for one subgame of `positions` positions: a 2-byte cell a position,
-    // and for a large one (kLargeSubgamePositions) three bits more (two frontiers and the positions
-    // still unsettled); with `compact_cells`, a large one's nibble and two frontier bits.
+    // and below kQueuedSubgamePositions (gen/solver.hpp) room to queue every position once, or
+    // above it three bits more (two frontiers and the positions still unsettled); with
+    // `compact_cells`, a large one's (kLargeSubgamePositions) nibble and two frontier bits.
     static std::uint64_t wdl_subgame_bytes(std::uint64_t positions, bool compact_cells);
 
     // Where in the plan each table is read next after `current`: the first pair after it not in

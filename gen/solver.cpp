@@ -22,13 +22,19 @@ constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is 
 constexpr std::uint8_t kCountMask = 0x7F;
 // A settled position whose predecessors are still to settle. It carries its value and its kings
 // (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
-// miss) nor unranks its index. Small subgames queue these; large ones keep their frontier as bits
-// (24 bytes a queued position would need more memory than the cells themselves).
+// miss) nor unranks its index. Subgames below kQueuedSubgamePositions queue these; larger ones
+// keep their frontier as bits (24 bytes a queued position, where a cell takes 2).
 struct Settled {
     KingPlacement kings;
-    std::uint32_t local;  // only small subgames (kLargeSubgamePositions) queue them
+    std::uint32_t local;  // only subgames below kQueuedSubgamePositions queue them
     Value value;
 };
+static_assert(sizeof(Settled) == kQueuedPositionBytes, "the memory plan counts a queued position's bytes");
+
+// A queued position's local number takes 32 bits.
+std::uint64_t queued_limit(const SolverOptions& options) {
+    return std::min(options.queued_subgame_positions, std::uint64_t{1} << 32);
+}
 
 // A predecessor about to be settled in a compact subgame, with its kings. Its local number takes
 // 64 bits (the struct's size is the same): at 8 pieces a subgame of one man among seven kings holds
@@ -48,7 +54,7 @@ struct Cell {
 // 4 KiB, which took a fifth of the time on KKKMvK.
 struct Scratch {
     std::vector<Cell> cells;
-    std::vector<Settled> queue;  // small subgames
+    std::vector<Settled> queue;  // subgames below kQueuedSubgamePositions
     MenIndexCache men_indices;   // the first pass's, for the blocks it walks in one go
 };
 
@@ -65,7 +71,7 @@ public:
     // The whole pair.
     PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
         : finished_(finished), layout_(m), slice_{layout_.all_levels()}, subgames_(layout_.subgames_in(slice_)),
-          compact_(options.compact_large_subgames) {
+          compact_(options.compact_large_subgames), queued_below_(queued_limit(options)) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
@@ -74,7 +80,7 @@ public:
     PairSolver(const Material& m, const ValueTables& finished, const Slice& slice, SliceSubgames subgames,
                std::vector<HeldValues> boundary, SolverOptions options)
         : finished_(finished), layout_(m), slice_(slice), subgames_(std::move(subgames)),
-          compact_(options.compact_large_subgames), boundary_(std::move(boundary)) {
+          compact_(options.compact_large_subgames), queued_below_(queued_limit(options)), boundary_(std::move(boundary)) {
         auto men = layout_.men_indices_in(subgames_);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
@@ -200,9 +206,10 @@ private:
     }
 
     // Works through s.queue, which grows as positions settle, settling each position's
-    // predecessors as the walk finds them. A small subgame belongs to one thread and its cells fit
-    // in L2, so plain loads and stores do, with no look-ahead: gathering the predecessors first and
-    // prefetching their cells, as large subgames do, costs more here than it hides.
+    // predecessors as the walk finds them. Such a subgame belongs to one thread, so plain loads
+    // and stores do, with no look-ahead: gathering the predecessors first and prefetching their
+    // cells, as the rounds of larger subgames do, costs more here than it hides (the cells of one
+    // below 2^16 positions fit in L2; kQueuedSubgamePositions for the larger ones).
     void settle_queue(const Subgame& g, Scratch& s) const {
         for (std::size_t head = 0; head < s.queue.size(); ++head) {
             const Settled settled = s.queue[head];  // a copy: the walk pushes onto the queue
@@ -316,8 +323,9 @@ private:
         assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
         FirstPassNotes notes(progress, g.size);
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s, notes);
-        if (g.size < kLargeSubgamePositions) {
+        if (g.size < queued_below_) {
             s.queue.clear();
+            s.queue.reserve(g.size);  // each position is queued once at most: no doubling past that
             for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
             settle_queue(g, s);
         } else {
@@ -426,6 +434,7 @@ private:
     Slice slice_;
     SliceSubgames subgames_;  // the slice's, by level: its configurations' lists, held while it is solved
     bool compact_;
+    std::uint64_t queued_below_;        // SolverOptions::queued_subgame_positions
     std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
     std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
     tbb::enumerable_thread_specific<Scratch> scratch_;

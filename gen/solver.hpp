@@ -39,13 +39,26 @@ struct SolvedMaterial {
     void value_bytes(std::uint64_t first, std::span<std::uint8_t> out) const;
 };
 
+// A subgame of fewer positions than this, unless held compact, is solved by one thread from a
+// queue of its settled positions, kQueuedPositionBytes each (every win and loss queued once),
+// instead of in frontier rounds over all threads. Up to this size (8 MB of cells) the rounds'
+// scans of the frontier bits, atomic updates and gathered look-ahead cost more than they save
+// (0.95-0.97 of the time of three 5-piece pairs, docs/BENCHMARKS.md 2026-12-06), and a level has
+// subgames enough for every thread. At 6 pieces this takes in the subgames of two and three men
+// (about 97 thousand to 2.3 million positions); those of one man (19 million) stay in rounds.
+inline constexpr std::uint64_t kQueuedSubgamePositions = std::uint64_t{1} << 22;
+inline constexpr std::uint64_t kQueuedPositionBytes = 24;
+
 // How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte
 // cell a position with a counter of its unsettled king moves, or, compact, four bits a position,
 // a third of the memory with the frontier bits (0.75 bytes a position instead of 2.375), at the
 // cost of looking at a position's king moves again each time one of them settles as a win (the
 // KvKKKKK pair 1.16 times the time, KKvKKKK 1.31). The values are the same.
+// Subgames not held compact are queued below `queued_subgame_positions` (kQueuedSubgamePositions;
+// at most 2^32) and settled in frontier rounds from there up: tests lower it to compare the two.
 struct SolverOptions {
     bool compact_large_subgames = false;
+    std::uint64_t queued_subgame_positions = kQueuedSubgamePositions;
 };
 
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a

@@ -7,6 +7,7 @@
 #include "gen/memory_plan.hpp"
 #include "gen/slices.hpp"
 #include "gen/pair_layout.hpp"
+#include "gen/solver.hpp"
 
 namespace dtb {
 namespace {
@@ -46,10 +47,11 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     EXPECT_EQ(wdl.bytes_read_by(named("KMvK")), 3 * 1000u);
     EXPECT_EQ(dtw.bytes_read_by(named("KMvK")), 5 * 1000u + 3 * 8000u);
     // The pair's 2 x 4000 positions at 3 bits (value and capture flag), plus its largest subgame at
-    // 2.25 bytes: one men configuration of each side, the two kings on the 49 squares the man
+    // 26 bytes a position (a 2-byte cell, and a 24-byte queue entry should it settle as a win or a
+    // loss): one men configuration of each side, the two kings on the 49 squares the man
     // leaves (49 x 48 each); the list of its subgames, 4 bytes each, of 2 x 49 x 48 positions
     // (8000 of them make 2); and 8 bytes a square of its white man, to list a level's subgames.
-    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 3000u + 2 * 49 * 48 * 9 / 4 + 2 * 4 + 45 * 8);
+    EXPECT_EQ(wdl.solver_bytes(named("KMvK")), 3000u + 2 * 49 * 48 * 26 + 2 * 4 + 45 * 8);
     // Its own mirror, kings only: solved in symmetry classes, a nibble each, and its 4000 values
     // kept at 2 bits. The four symmetries leave (50 + 0 + 10 + 0) / 4 = 15 orbits of the white
     // king's square (the reflection in the long diagonal a1-j10 keeps its 10 squares, the half
@@ -58,7 +60,7 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
     // Its own mirror with men: one side, but a subgame holds a men configuration and its flip, the
     // kings on the 48 squares the men leave (48 x 47 each).
     // Listing a symmetric pair's level counts its listed subgames too: twice 8 bytes a square.
-    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 9 / 4 + 1 * 4 + 2 * 45 * 8);
+    EXPECT_EQ(wdl.solver_bytes(named("KMvKM")), 1500u + 2 * 48 * 47 * 26 + 1 * 4 + 2 * 45 * 8);
     EXPECT_EQ(dtw.solver_bytes(named("KMvK")), 20000u + 2 * 49 * 48 * 8 + 2 * 4 + 45 * 8);
     // In 4 slices the WDL solver holds its largest slice's values (3 bits a position) and its
     // boundary, the level above it (2 bits a position), and their lists: 4 bytes a subgame of
@@ -74,20 +76,26 @@ TEST(MemoryPlan, SizesOfTablesAndSolvers) {
         const double lists = subgames(own) * (4 + 16) + subgames(boundary) * 32;
         largest = std::max(largest, own * 3 / 8 + boundary / 4 + lists);
     }
-    EXPECT_NEAR(static_cast<double>(sliced.solver_bytes(named("KMvK"))), largest + 2 * 49 * 48 * 9 / 4 + 45 * 8, 3.0);
+    EXPECT_NEAR(static_cast<double>(sliced.solver_bytes(named("KMvK"))), largest + 2 * 49 * 48 * 26 + 45 * 8, 3.0);
 }
 
-// A large subgame (at least 2^16 positions) holds, besides its 2-byte cells, three bits a position:
-// the frontier, the next frontier and the positions still unsettled; compact, a nibble a position
-// and the two frontiers. KKvKM's largest: a black man's square with its flip, the two white kings
-// and the black king on the squares left (C(49, 2) x 47 placements a side).
-TEST(MemoryPlan, LargeSubgamesCountTheirBitsAPosition) {
+// A subgame below kQueuedSubgamePositions holds a 2-byte cell a position and room to queue each
+// once (24 bytes); a larger one, besides its cells, three bits a position: the frontier, the next
+// frontier and the positions still unsettled. Compact, a large one (at least 2^16 positions) holds
+// a nibble a position and the two frontiers. KKvKM's largest: a black man's square with its flip,
+// the two white kings and the black king on the squares left (C(49, 2) x 47 placements a side).
+TEST(MemoryPlan, SubgamesCountTheirQueueOrTheirBitsAPosition) {
     const MemoryPlan wdl(materials_in_build_order(4), false, 0, same_size);
     const std::uint64_t large = 2 * 1176 * 47;
     ASSERT_GE(large, kLargeSubgamePositions);
-    EXPECT_EQ(wdl.solver_bytes(named("KKvKM"), false) - wdl.solver_bytes(named("KKvKM"), true), large * 2 + large * 3 / 8 - large * 3 / 4);
-    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(large, false), large * 2 + large * 3 / 8);
+    ASSERT_LT(large, kQueuedSubgamePositions);
+    EXPECT_EQ(wdl.solver_bytes(named("KKvKM"), false) - wdl.solver_bytes(named("KKvKM"), true), large * 26 - large * 3 / 4);
+    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(large, false), large * 26);
     EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(large, true), large / 2 + large / 4);
+    const std::uint64_t rounds = kQueuedSubgamePositions;
+    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(rounds - 1, false), (rounds - 1) * 26);
+    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(rounds, false), rounds * 2 + rounds * 3 / 8);
+    EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(rounds, true), rounds / 2 + rounds / 4);
 }
 
 TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenTheyDoNotFit) {
@@ -252,16 +260,18 @@ TEST(MemoryPlan, UnreadTablesAreThoseNoPairStillToBuildReadsUnlessKept) {
 TEST(MemoryPlan, SpillsTablesTheCurrentPairDoesNotReadLatestReadFirstUntilItFits) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KMvK");
-    // The pair reads 3 WDL tables (3,000 bytes) and its solver needs 13,584 (above): 16,584 bytes.
+    // The pair reads 3 WDL tables (3,000 bytes) besides its solver's bytes (above); each table
+    // takes 1,000.
+    const std::uint64_t pair = 3000 + MemoryPlan(order, false, 0, same_size).solver_bytes(named("KMvK"));
     const std::vector<TableId> in_memory = {{named("KvK"), false}, {named("KvKK"), false}, {named("MvK"), false},
                                             {named("KKvK"), false}, {named("KMvM"), false}, {named("MvKM"), false}};
     const auto next = MemoryPlan(order, false, 0, same_size).next_reads(current, {named("KMvK"), named("KvKM")});
     // Without a limit, nothing moves.
     EXPECT_TRUE(MemoryPlan(order, false, 0, same_size).to_spill(current, next, in_memory).empty());
     // Room for everything: nothing moves.
-    EXPECT_TRUE(MemoryPlan(order, false, 20000, same_size).to_spill(current, next, in_memory).empty());
+    EXPECT_TRUE(MemoryPlan(order, false, pair + 3000, same_size).to_spill(current, next, in_memory).empty());
     // Room for one table beyond the pair's: two of the three it does not read move, read latest first.
-    const auto spilled = MemoryPlan(order, false, 18000, same_size).to_spill(current, next, in_memory);
+    const auto spilled = MemoryPlan(order, false, pair + 1500, same_size).to_spill(current, next, in_memory);
     ASSERT_EQ(spilled.size(), 2u);
     const auto read_at = [&](const TableId& t) { return next.count(t) ? next.at(t) : order.size(); };
     EXPECT_GE(read_at(spilled[0]), read_at(spilled[1]));

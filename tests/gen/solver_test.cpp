@@ -136,28 +136,35 @@ TEST(Solver, ValuesAreConsistentWithSuccessorsUpToThreePieces) {
     for (const Material& m : materials_in_build_order(3)) expect_consistent_with_successors(tables, m);
 }
 
-// Large subgames held compact (four bits a position, no counters) against the counters: every
-// 4-piece pair whose subgames reach the size where the compact form is used, position by position,
-// values and capture flags; and the compact values of the kings-only pair KKKvK consistent with
-// their successors.
-TEST(Solver, CompactLargeSubgamesGiveTheValuesOfCounters) {
+// The three ways of solving a large subgame give the same values: queued by one thread (the
+// default below kQueuedSubgamePositions), in frontier rounds over all threads with counters (the
+// default from there up, which no pair of up to 5 pieces reaches), and held compact (four bits a
+// position, no counters). Every 4-piece pair whose subgames reach the size where the compact form
+// is used, position by position, values and capture flags; and the compact values of the
+// kings-only pair KKKvK consistent with their successors.
+TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
     const ValueTables finished = solve_all(4);
+    SolverOptions rounds;
+    rounds.queued_subgame_positions = kLargeSubgamePositions;
     SolverOptions compact;
     compact.compact_large_subgames = true;
+    const auto expect_same = [](const std::vector<SolvedMaterial>& a, const std::vector<SolvedMaterial>& b, const char* how) {
+        ASSERT_EQ(a.size(), b.size()) << how;
+        for (std::size_t side = 0; side < a.size(); ++side) {
+            const std::uint64_t n = a[side].values.positions();
+            ASSERT_EQ(b[side].values.positions(), n) << how;
+            std::uint64_t mismatches = 0;
+            for (std::uint64_t i = 0; i < n; ++i) mismatches += a[side].value_byte(i) != b[side].value_byte(i);
+            EXPECT_EQ(mismatches, 0u) << a[side].material.name() << " " << how;
+        }
+    };
     for (const char* name : {"KKKvK", "KKvKK", "KKvKM", "KKMvK"}) {
         const Material m = *parse_material(name);
-        ASSERT_GE(PairLayout::largest_subgame(m), std::uint64_t{1} << 16) << name << " would not use the compact form";
-        const auto counted = solve_material_pair(m, finished);
-        const auto held_compact = solve_material_pair(m, finished, {}, compact);
-        ASSERT_EQ(counted.size(), held_compact.size());
-        for (std::size_t side = 0; side < counted.size(); ++side) {
-            const std::uint64_t n = counted[side].values.positions();
-            ASSERT_EQ(held_compact[side].values.positions(), n);
-            std::uint64_t mismatches = 0;
-            for (std::uint64_t i = 0; i < n; ++i)
-                mismatches += counted[side].value_byte(i) != held_compact[side].value_byte(i);
-            EXPECT_EQ(mismatches, 0u) << counted[side].material.name();
-        }
+        ASSERT_GE(PairLayout::largest_subgame(m), kLargeSubgamePositions) << name << " would not use the compact form";
+        ASSERT_LT(PairLayout::largest_subgame(m), kQueuedSubgamePositions) << name << " would not be queued";
+        const auto queued = solve_material_pair(m, finished);
+        expect_same(queued, solve_material_pair(m, finished, {}, rounds), "in rounds");
+        expect_same(queued, solve_material_pair(m, finished, {}, compact), "compact");
     }
     ValueTables tables = solve_all(3);
     for (SolvedMaterial& s : solve_material_pair(*parse_material("KKKvK"), tables, {}, compact))
