@@ -41,12 +41,14 @@ struct SolvedMaterial {
 
 // A subgame of fewer positions than this, unless held compact, is solved by one thread from a
 // queue of its settled positions, kQueuedPositionBytes each (every win and loss queued once),
-// instead of in frontier rounds over all threads. Up to this size (8 MB of cells) the rounds'
-// scans of the frontier bits, atomic updates and gathered look-ahead cost more than they save
-// (0.95-0.97 of the time of three 5-piece pairs, docs/BENCHMARKS.md 2026-12-06), and a level has
-// subgames enough for every thread. At 6 pieces this takes in the subgames of two and three men
-// (about 97 thousand to 2.3 million positions); those of one man (19 million) stay in rounds.
-inline constexpr std::uint64_t kQueuedSubgamePositions = std::uint64_t{1} << 22;
+// instead of in frontier rounds over all threads. Up to this size (2 MB of cells) the rounds'
+// scans of the frontier bits, atomic updates and gathered look-ahead cost more than they save: the
+// longest 6-piece pairs, of three men (subgames of about 97 thousand positions), took 0.93 of
+// their time queued in a whole build. Those of two men (0.4 to 2.3 million) took 1.05-1.12 of
+// theirs queued, while at 5 pieces those of one man (1.7 million) took 0.92-0.97: likely a
+// 6-piece pair's lookups into finished tables leave less of the cache to a subgame's cells, so
+// the rounds' prefetching pays there (docs/BENCHMARKS.md, 2026-12-06).
+inline constexpr std::uint64_t kQueuedSubgamePositions = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kQueuedPositionBytes = 24;
 
 // How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte

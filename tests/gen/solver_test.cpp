@@ -138,12 +138,14 @@ TEST(Solver, ValuesAreConsistentWithSuccessorsUpToThreePieces) {
 
 // The three ways of solving a large subgame give the same values: queued by one thread (the
 // default below kQueuedSubgamePositions), in frontier rounds over all threads with counters (the
-// default from there up, which no pair of up to 5 pieces reaches), and held compact (four bits a
-// position, no counters). Every 4-piece pair whose subgames reach the size where the compact form
+// default from there up), and held compact (four bits a position, no counters); the first two
+// forced here for every large subgame. Every 4-piece pair whose subgames reach the size where the compact form
 // is used, position by position, values and capture flags; and the compact values of the
 // kings-only pair KKKvK consistent with their successors.
 TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
     const ValueTables finished = solve_all(4);
+    SolverOptions queue;
+    queue.queued_subgame_positions = std::uint64_t{1} << 32;
     SolverOptions rounds;
     rounds.queued_subgame_positions = kLargeSubgamePositions;
     SolverOptions compact;
@@ -161,8 +163,7 @@ TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
     for (const char* name : {"KKKvK", "KKvKK", "KKvKM", "KKMvK"}) {
         const Material m = *parse_material(name);
         ASSERT_GE(PairLayout::largest_subgame(m), kLargeSubgamePositions) << name << " would not use the compact form";
-        ASSERT_LT(PairLayout::largest_subgame(m), kQueuedSubgamePositions) << name << " would not be queued";
-        const auto queued = solve_material_pair(m, finished);
+        const auto queued = solve_material_pair(m, finished, {}, queue);
         expect_same(queued, solve_material_pair(m, finished, {}, rounds), "in rounds");
         expect_same(queued, solve_material_pair(m, finished, {}, compact), "compact");
     }
