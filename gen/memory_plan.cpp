@@ -62,9 +62,12 @@ std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool co
 }
 
 std::uint64_t MemoryPlan::wdl_subgame_bytes(std::uint64_t positions, bool compact_cells) {
-    const bool queued = positions < kLargeSubgamePositions || (!compact_cells && positions < kQueuedSubgamePositions);
-    if (queued) return positions * (2 + kQueuedPositionBytes);
-    return compact_cells ? positions * 3 / 4 : positions * 19 / 8;
+    switch (subgame_solving(positions, SolverOptions{.compact_large_subgames = compact_cells})) {
+        case SubgameSolving::Queued: return positions * (2 + kQueuedPositionBytes);
+        case SubgameSolving::InRounds: return positions * 19 / 8;
+        case SubgameSolving::Compact: return positions * 3 / 4;
+    }
+    return positions * 19 / 8;  // not reached: the switch names every way
 }
 
 std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const {

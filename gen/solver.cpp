@@ -22,19 +22,14 @@ constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is 
 constexpr std::uint8_t kCountMask = 0x7F;
 // A settled position whose predecessors are still to settle. It carries its value and its kings
 // (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
-// miss) nor unranks its index. Subgames below kQueuedSubgamePositions queue these; larger ones
+// miss) nor unranks its index. Queued subgames (subgame_solving) hold these; larger ones
 // keep their frontier as bits (24 bytes a queued position, where a cell takes 2).
 struct Settled {
     KingPlacement kings;
-    std::uint32_t local;  // only subgames below kQueuedSubgamePositions queue them
+    std::uint32_t local;  // queued subgames have fewer than 2^32 positions (subgame_solving)
     Value value;
 };
 static_assert(sizeof(Settled) == kQueuedPositionBytes, "the memory plan counts a queued position's bytes");
-
-// A queued position's local number takes 32 bits.
-std::uint64_t queued_limit(const SolverOptions& options) {
-    return std::min(options.queued_subgame_positions, std::uint64_t{1} << 32);
-}
 
 // A predecessor about to be settled in a compact subgame, with its kings. Its local number takes
 // 64 bits (the struct's size is the same): at 8 pieces a subgame of one man among seven kings holds
@@ -71,7 +66,7 @@ public:
     // The whole pair.
     PairSolver(const Material& m, const ValueTables& finished, SolverOptions options)
         : finished_(finished), layout_(m), slice_{layout_.all_levels()}, subgames_(layout_.subgames_in(slice_)),
-          compact_(options.compact_large_subgames), queued_below_(queued_limit(options)) {
+          options_(options) {
         for (int side = 0; side < layout_.side_count(); ++side) own_.push_back(held(HeldConfigs::all(layout_.index(side))));
     }
 
@@ -80,7 +75,7 @@ public:
     PairSolver(const Material& m, const ValueTables& finished, const Slice& slice, SliceSubgames subgames,
                std::vector<HeldValues> boundary, SolverOptions options)
         : finished_(finished), layout_(m), slice_(slice), subgames_(std::move(subgames)),
-          compact_(options.compact_large_subgames), queued_below_(queued_limit(options)), boundary_(std::move(boundary)) {
+          options_(options), boundary_(std::move(boundary)) {
         auto men = layout_.men_indices_in(subgames_);
         for (int side = 0; side < layout_.side_count(); ++side)
             own_.push_back(held(HeldConfigs(std::move(men[side]), layout_.index(side).king_placements())));
@@ -318,12 +313,13 @@ private:
     }
 
     void solve_subgame(const Subgame& g, const SubgameProgress& progress) {
-        if (compact_ && g.size >= kLargeSubgamePositions) return solve_subgame_compact(g, progress);
+        const SubgameSolving how = subgame_solving(g.size, options_);
+        if (how == SubgameSolving::Compact) return solve_subgame_compact(g, progress);
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
         FirstPassNotes notes(progress, g.size);
         for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s, notes);
-        if (g.size < queued_below_) {
+        if (how == SubgameSolving::Queued) {
             s.queue.clear();
             s.queue.reserve(g.size);  // each position is queued once at most: no doubling past that
             for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
@@ -433,8 +429,7 @@ private:
     PairLayout layout_;
     Slice slice_;
     SliceSubgames subgames_;  // the slice's, by level: its configurations' lists, held while it is solved
-    bool compact_;
-    std::uint64_t queued_below_;        // SolverOptions::queued_subgame_positions
+    SolverOptions options_;             // how its subgames are solved (subgame_solving)
     std::vector<HeldValues> own_;       // per side: the values solved here, captures resolved
     std::vector<HeldValues> boundary_;  // per side, for a slice: the level above it
     tbb::enumerable_thread_specific<Scratch> scratch_;

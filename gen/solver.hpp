@@ -8,6 +8,7 @@
 // subgames of one advancement level in parallel.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -42,12 +43,12 @@ struct SolvedMaterial {
 // A subgame of fewer positions than this, unless held compact, is solved by one thread from a
 // queue of its settled positions, kQueuedPositionBytes each (every win and loss queued once),
 // instead of in frontier rounds over all threads. Up to this size (2 MB of cells) the rounds'
-// scans of the frontier bits, atomic updates and gathered look-ahead cost more than they save: the
-// longest 6-piece pairs, of three men (subgames of about 97 thousand positions), took 0.93 of
-// their time queued in a whole build. Those of two men (0.4 to 2.3 million) took 1.05-1.12 of
-// theirs queued, while at 5 pieces those of one man (1.7 million) took 0.92-0.97: likely a
-// 6-piece pair's lookups into finished tables leave less of the cache to a subgame's cells, so
-// the rounds' prefetching pays there (docs/BENCHMARKS.md, 2026-12-06).
+// scans of the frontier bits, atomic updates and gathered look-ahead cost more than they save:
+// KKMvKM's pair (subgames of about 100 thousand positions) took 0.95 of its time queued. Queued up
+// to 2^22, the 5-piece pairs of one man (1.7 million) took 0.92-0.97, but a 6-piece pair of two
+// men (2.3 million) 0.97 (side by side, within the noise) and whole 2-6 builds with 2^16, 2^20
+// and 2^22 took the same time, so the smaller queue's memory decides (docs/BENCHMARKS.md,
+// 2026-12-06 and 2026-12-07).
 inline constexpr std::uint64_t kQueuedSubgamePositions = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kQueuedPositionBytes = 24;
 
@@ -62,6 +63,16 @@ struct SolverOptions {
     bool compact_large_subgames = false;
     std::uint64_t queued_subgame_positions = kQueuedSubgamePositions;
 };
+
+// How the solver settles a subgame of `positions` under `options`. The memory plan asks the same
+// question, so that what it counts is what the solver holds.
+enum class SubgameSolving { Queued, InRounds, Compact };
+constexpr SubgameSolving subgame_solving(std::uint64_t positions, const SolverOptions& options) {
+    if (options.compact_large_subgames && positions >= kLargeSubgamePositions) return SubgameSolving::Compact;
+    // A queued position's local number takes 32 bits.
+    const std::uint64_t queued_below = std::min(options.queued_subgame_positions, std::uint64_t{1} << 32);
+    return positions < queued_below ? SubgameSolving::Queued : SubgameSolving::InRounds;
+}
 
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a
 // capture or a promotion must be in `finished`. The result does not depend on the thread count.

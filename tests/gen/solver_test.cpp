@@ -173,6 +173,21 @@ TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
     for (const char* name : {"KKKvK", "KvKKK"}) expect_consistent_with_successors(tables, *parse_material(name));
 }
 
+// The rule the solver and the memory plan share: compact only from kLargeSubgamePositions up and
+// when asked; otherwise queued below the limit, which cannot pass 2^32 (a queued position's local
+// number takes 32 bits), and in rounds from there up.
+TEST(Solver, SubgameSolvingFollowsSizeAndOptions) {
+    const SolverOptions defaults;
+    EXPECT_EQ(subgame_solving(kQueuedSubgamePositions - 1, defaults), SubgameSolving::Queued);
+    EXPECT_EQ(subgame_solving(kQueuedSubgamePositions, defaults), SubgameSolving::InRounds);
+    const SolverOptions compact{.compact_large_subgames = true};
+    EXPECT_EQ(subgame_solving(kLargeSubgamePositions - 1, compact), SubgameSolving::Queued);
+    EXPECT_EQ(subgame_solving(kLargeSubgamePositions, compact), SubgameSolving::Compact);
+    const SolverOptions beyond_32_bits{.queued_subgame_positions = std::uint64_t{1} << 40};
+    EXPECT_EQ(subgame_solving((std::uint64_t{1} << 32) - 1, beyond_32_bits), SubgameSolving::Queued);
+    EXPECT_EQ(subgame_solving(std::uint64_t{1} << 32, beyond_32_bits), SubgameSolving::InRounds);
+}
+
 // Published longest wins of the 2- and 3-piece materials (Grimminck's statistics): each is a
 // win for white, the side to move (some start with a capture, resolved by search).
 TEST(Solver, PublishedLongestWinsAreWins) {
