@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <unistd.h>
 
@@ -123,6 +124,8 @@ public:
           memory_plan_(build_plan(options), options.dtw, options.memory_bytes,
                        [this](const Material& m) { return positions_of(m); }) {
         memory_plan_.solve_in_slices(options.slices);
+        memory_plan_.solve_on_threads(static_cast<int>(
+            tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
     }
 
     void run() {

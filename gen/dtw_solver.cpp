@@ -220,7 +220,9 @@ public:
     }
 
     std::vector<DtwMaterial> solve(const ProgressCallback& progress) {
-        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress);
+        // Its subgames side by side, one a thread, whatever their size (the memory plan counts one a thread).
+        layout_.solve_by_level([&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); },
+                               [](std::uint64_t) { return false; }, progress);
         std::vector<DtwMaterial> out;
         for (int side = 0; side < layout_.side_count(); ++side)
             out.push_back({layout_.index(side).material(), std::move(dtw_[side]), std::move(captures_[side])});

@@ -45,8 +45,8 @@ std::uint64_t MemoryPlan::table_bytes(const TableId& t) const {
 // Per position of the pair: the WDL solver's value (2 bits, the table later pairs read) and
 // capture flag; the DTW solver's distances (2 bytes), capture bits and WDL; and the list of the
 // pair's subgames and what listing a level takes (PairLayout::subgame_list_bytes, listing_bytes).
-// Per position of the largest subgame: the WDL solver's (wdl_subgame_bytes); the DTW solver's
-// (kDtwSubgameBytes).
+// Per position of the subgames held at once: the WDL solver's (held_subgames_bytes); the DTW
+// solver's (kDtwSubgameBytes), one a thread.
 // A kings-only pair's WDL: 4 bits a symmetry class and the values kept (compact: not kept).
 std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) const {
     return solver_bytes_in(m, slices_of(m), compact_cells);
@@ -55,7 +55,9 @@ std::uint64_t MemoryPlan::solver_bytes(const Material& m, bool compact_cells) co
 std::uint64_t MemoryPlan::solver_bytes_in(const Material& m, int slices, bool compact_cells) const {
     if (dtw_) {
         const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
-        return pair * 5 / 2 + PairLayout::largest_subgame(m) * kDtwSubgameBytes + PairLayout::subgame_list_bytes(m, pair) +
+        // Its subgames are solved side by side, one a thread, whatever their size.
+        const std::uint64_t subgames = PairLayout::largest_subgame(m) * kDtwSubgameBytes * static_cast<std::uint64_t>(threads_);
+        return pair * 5 / 2 + subgames + PairLayout::subgame_list_bytes(m, pair) +
                PairLayout::listing_bytes(m);
     }
     return wdl_solver_bytes(m, slices, compact_cells);
@@ -70,6 +72,15 @@ std::uint64_t MemoryPlan::wdl_subgame_bytes(std::uint64_t positions, bool compac
     return positions * 19 / 8;  // not reached: the switch names every way
 }
 
+std::uint64_t MemoryPlan::held_subgames_bytes(std::uint64_t largest, bool compact_cells) const {
+    const SolverOptions options{.compact_large_subgames = compact_cells};
+    const auto others = static_cast<std::uint64_t>(threads_ - 1);
+    if (!solved_alone(largest, options)) return (others + 1) * wdl_subgame_bytes(largest, compact_cells);
+    // The subgames not solved alone are smaller than the first size solved alone.
+    const std::uint64_t not_alone = compact_cells ? kLargeSubgamePositions - 1 : options.alone_subgame_positions - 1;
+    return wdl_subgame_bytes(largest, compact_cells) + others * wdl_subgame_bytes(std::min(largest, not_alone), compact_cells);
+}
+
 std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool compact_cells) const {
     const std::uint64_t pair = positions_(m) + (m.mirror() == m ? 0 : positions_(m.mirror()));
     const std::uint64_t subgame = PairLayout::largest_subgame(m);
@@ -77,7 +88,7 @@ std::uint64_t MemoryPlan::wdl_solver_bytes(const Material& m, int slices, bool c
     // (gen/class_solver.hpp), and its values (2 bits a position) kept for later pairs; compact,
     // they are written to the files without being held.
     if (m.men() == 0) return KingClassValues::solver_bytes(m) + (compact_cells ? 0 : (pair + 3) / 4);
-    const std::uint64_t cells = wdl_subgame_bytes(subgame, compact_cells);
+    const std::uint64_t cells = held_subgames_bytes(subgame, compact_cells);
     if (slices <= 1) return pair * 3 / 8 + cells + PairLayout::subgame_list_bytes(m, pair) + PairLayout::listing_bytes(m);
     // Sliced: the largest slice's values and boundary, in the shares of the pair the levels give.
     const std::vector<std::uint64_t> by_level = pair_positions_by_level(m);

@@ -5,6 +5,7 @@
 // without building anything.
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +42,10 @@ public:
     static constexpr int kSlicesWithinLimit = 0;
     void solve_in_slices(int slices) { slices_ = slices; }
 
+    // The builder solves each pair on this many threads (default 1), each of which holds the
+    // subgame it solves: see held_subgames_bytes.
+    void solve_on_threads(int threads) { threads_ = std::max(threads, 1); }
+
     // The slices the builder solves the pair of m in (slice_levels may give fewer).
     int slices_of(const Material& m) const;
 
@@ -64,7 +69,7 @@ public:
     std::uint64_t bytes_read_by(const Material& m) const;
 
     // Memory of the solvers for the pair of m beyond the tables they read: per position of the
-    // pair, and per position of its largest subgame (whose cells each solver holds at once; with
+    // pair, and per position of the subgames held at once (held_subgames_bytes; with
     // `compact_cells`, the WDL solver's compact form, SolverOptions in gen/solver.hpp, or for a
     // kings-only pair its symmetry classes).
     std::uint64_t solver_bytes(const Material& m, bool compact_cells = false) const;
@@ -74,6 +79,12 @@ public:
     // above it three bits more (two frontiers and the positions still unsettled); with
     // `compact_cells`, a large one's (kLargeSubgamePositions) nibble and two frontier bits.
     static std::uint64_t wdl_subgame_bytes(std::uint64_t positions, bool compact_cells);
+
+    // The WDL solver's bytes for the subgames it holds at once, the largest of `largest` positions,
+    // on solve_on_threads threads: each thread holds the largest subgame it has solved (its
+    // buffers are kept from one subgame to the next). A subgame solved alone (solved_alone,
+    // gen/solver.hpp) is held once; the other threads then hold the largest not solved alone.
+    std::uint64_t held_subgames_bytes(std::uint64_t largest, bool compact_cells) const;
 
     // Where in the plan each table is read next after `current`: the first pair after it not in
     // `done` that reads it. A table absent from the map is read by no pair still to be built.
@@ -117,6 +128,7 @@ private:
 
     std::vector<Material> plan_;
     int slices_ = 1;
+    int threads_ = 1;
     bool dtw_;
     std::uint64_t limit_bytes_;
     std::function<std::uint64_t(const Material&)> positions_;

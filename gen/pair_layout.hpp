@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <tbb/blocked_range2d.h>
+#include <tbb/concurrent_vector.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -215,30 +216,45 @@ public:
     }
 
     // Runs solve(subgame, SubgameProgress) on every subgame of `subgames`: levels from the highest
-    // down, the subgames of a level in parallel.
-    template <typename Solve>
-    void solve_subgames(const SliceSubgames& subgames, Solve&& solve, const ProgressCallback& progress) const {
+    // down; within a level, the subgames in parallel, except those for which alone(size) holds,
+    // which are solved after the others, one at a time, on the calling thread. A solver spreads
+    // such a subgame over the threads itself; solved one at a time, their memory is held for one
+    // subgame, not for one a thread (the memory plan counts one).
+    template <typename Solve, typename Alone>
+    void solve_subgames(const SliceSubgames& subgames, Solve&& solve, Alone&& alone, const ProgressCallback& progress) const {
         std::atomic<std::uint64_t> done{0};
         const SubgameProgress reporter(progress, done, static_cast<double>(std::max<std::uint64_t>(subgames.positions, 1)));
         for (int l = subgames.levels.highest; l >= subgames.levels.lowest; --l) {
             const ConfigList& level = subgames.by_level[static_cast<std::size_t>(l)];
+            tbb::concurrent_vector<std::size_t> left_alone;
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, level.size(), 1), [&](const auto& r) {
                 for (std::size_t i = r.begin(); i != r.end(); ++i) {
                     const Subgame g = subgame(level[i]);
+                    if (alone(g.size)) {
+                        left_alone.push_back(i);
+                        continue;
+                    }
                     solve(g, reporter);
                     done.fetch_add(g.size, std::memory_order_relaxed);
                 }
             });
+            // In list order, whichever order the threads found them in.
+            std::sort(left_alone.begin(), left_alone.end());
+            for (const std::size_t i : left_alone) {
+                const Subgame g = subgame(level[i]);
+                solve(g, reporter);
+                done.fetch_add(g.size, std::memory_order_relaxed);
+            }
             reporter.level_done();
         }
     }
-    template <typename Solve>
-    void solve_by_level(Solve&& solve, const ProgressCallback& progress, const Slice& slice) const {
-        solve_subgames(subgames_in(slice), solve, progress);
+    template <typename Solve, typename Alone>
+    void solve_by_level(Solve&& solve, Alone&& alone, const ProgressCallback& progress, const Slice& slice) const {
+        solve_subgames(subgames_in(slice), solve, alone, progress);
     }
-    template <typename Solve>
-    void solve_by_level(Solve&& solve, const ProgressCallback& progress) const {
-        solve_by_level(solve, progress, Slice{all_levels()});
+    template <typename Solve, typename Alone>
+    void solve_by_level(Solve&& solve, Alone&& alone, const ProgressCallback& progress) const {
+        solve_by_level(solve, alone, progress, Slice{all_levels()});
     }
 
     // Every position of the partner block from which a king move leads to `pos` (of `block`): the

@@ -109,8 +109,13 @@ private:
     }
 
     void solve(const ProgressCallback& progress) {
-        layout_.solve_subgames(subgames_, [&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); }, progress);
+        layout_.solve_subgames(
+            subgames_, [&](const Subgame& g, const SubgameProgress& p) { solve_subgame(g, p); },
+            [&](std::uint64_t positions) { return solved_alone(positions); }, progress);
     }
+
+    // Whether a subgame is solved one at a time, its parts spread over the threads (gen/solver.hpp).
+    bool solved_alone(std::uint64_t positions) const { return dtb::solved_alone(positions, options_); }
 
     // The value of position king_index of configuration men_index of `side`, solved already: in
     // this solve, or in the boundary of a slice.
@@ -242,13 +247,16 @@ private:
     void propagate_large(const Subgame& g, Scratch& s, const SubgameProgress& progress) const {
         FrontierBits frontier(g.size);
         FrontierBits unsettled(g.size);
-        for (std::uint64_t local = 0; local < g.size; ++local) {
-            const std::uint8_t state = s.cells[local].state & kValueMask;
-            if (state == static_cast<std::uint8_t>(Value::Win) || state == static_cast<std::uint8_t>(Value::Loss))
-                frontier.set(local);
-            else if (state == kUnknown)
-                unsettled.set(local);
-        }
+        // Whole words a part: no word is written by two threads.
+        in_parts(g, frontier.words(), [&](std::uint64_t begin, std::uint64_t end) {
+            for (std::uint64_t local = begin * 64; local < std::min(end * 64, g.size); ++local) {
+                const std::uint8_t state = s.cells[local].state & kValueMask;
+                if (state == static_cast<std::uint8_t>(Value::Win) || state == static_cast<std::uint8_t>(Value::Loss))
+                    frontier.set(local);
+                else if (state == kUnknown)
+                    unsettled.set(local);
+            }
+        });
         propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
             PendingSettle current, next;
             bool pending = false;
@@ -327,8 +335,7 @@ private:
         } else {
             propagate_large(g, s, progress);
         }
-        for (int b = 0; b < g.block_count; ++b)
-            write_block(g.blocks[b], [&](std::uint64_t local) { return s.cells[local].state; });
+        write_subgame(g, [&](std::uint64_t local) { return s.cells[local].state; });
     }
 
     // A large subgame in NibbleStates, for a pair whose cells would pass the memory limit, its
@@ -351,8 +358,7 @@ private:
             });
         }
         propagate_compact(g, states, frontier, progress);
-        for (int b = 0; b < g.block_count; ++b)
-            write_block(g.blocks[b], [&](std::uint64_t local) { return states.get(local); });
+        write_subgame(g, [&](std::uint64_t local) { return states.get(local); });
     }
 
     // Settles the predecessors of the win or loss at `local` (its kings `kings`): a predecessor of
@@ -409,20 +415,42 @@ private:
         return true;
     }
 
-    // Positions still unknown are draws. Neighbouring configurations may be written or read by
-    // other threads meanwhile (store_range and merge_range share their edges atomically).
-    // state_at(local) gives a position's state and kCaptureFlag.
+    // Runs part(begin, end) over [0, n): for a subgame solved alone, in parts spread over the
+    // threads (the serial steps of its solve would leave them idle), isolated so that a waiting
+    // thread takes up no other work meanwhile; otherwise at once, its thread's share of the work.
+    template <typename Part>
+    void in_parts(const Subgame& g, std::uint64_t n, Part&& part) const {
+        if (!solved_alone(g.size)) return part(std::uint64_t{0}, n);
+        tbb::this_task_arena::isolate([&] {
+            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1 << 14), [&](const auto& r) { part(r.begin(), r.end()); });
+        });
+    }
+
+    // Writes the values of `g`'s blocks.
     template <typename StateAt>
-    void write_block(const Block& block, StateAt&& state_at) {
+    void write_subgame(const Subgame& g, StateAt&& state_at) {
+        for (int b = 0; b < g.block_count; ++b) {
+            const Block& block = g.blocks[b];
+            in_parts(g, layout_.index(block.side).king_placements(),
+                     [&](std::uint64_t begin, std::uint64_t end) { write_block(block, begin, end, state_at); });
+        }
+    }
+
+    // Writes king placements [begin, end) of `block`. Positions still unknown are draws. Other
+    // parts, and neighbouring configurations, may be written or read by other threads meanwhile
+    // (store_range and merge_range share their edges atomically). state_at(local) gives a
+    // position's state and kCaptureFlag.
+    template <typename StateAt>
+    void write_block(const Block& block, std::uint64_t begin, std::uint64_t end, StateAt&& state_at) {
         const std::uint64_t n = layout_.index(block.side).king_placements();
-        const std::uint64_t offset = block.local_offset;
+        const std::uint64_t offset = block.local_offset + begin;
         HeldValues& own = own_[block.side];
-        const std::uint64_t base = own.configs.base(block.base / n);
-        own.values.store_range(base, n, [&](std::uint64_t k) {
+        const std::uint64_t base = own.configs.base(block.base / n) + begin;
+        own.values.store_range(base, end - begin, [&](std::uint64_t k) {
             const std::uint8_t v = state_at(offset + k) & kValueMask;
             return v == kUnknown ? Value::Draw : static_cast<Value>(v);
         });
-        own.captures.merge_range(base, n, [&](std::uint64_t k) { return (state_at(offset + k) & kCaptureFlag) != 0; });
+        own.captures.merge_range(base, end - begin, [&](std::uint64_t k) { return (state_at(offset + k) & kCaptureFlag) != 0; });
     }
 
     const ValueTables& finished_;

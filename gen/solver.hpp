@@ -52,16 +52,28 @@ struct SolvedMaterial {
 inline constexpr std::uint64_t kQueuedSubgamePositions = std::uint64_t{1} << 20;
 inline constexpr std::uint64_t kQueuedPositionBytes = 24;
 
+// A subgame solved in frontier rounds of at least this many positions, or held compact, is solved
+// alone: after the level's other subgames, one at a time, its parts spread over all threads. Then
+// the solver holds the cells of one such subgame, not of one a thread: at 7 pieces a subgame of
+// one man among six kings takes over a gigabyte. Smaller subgames are solved side by side, one a
+// thread, which keeps the threads busier (while one waits for the end of a round, the other
+// works): alone, KKKMvK's subgames (1.7 million positions) took 1.12 of the time, KvKKKKM's (19
+// million) 1.07, KKKvKKM's (38 million) 0.98, within the noise (docs/BENCHMARKS.md, 2026-12-07).
+// No 6-piece subgame reaches this size.
+inline constexpr std::uint64_t kAloneSubgamePositions = std::uint64_t{1} << 26;
+
 // How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte
 // cell a position with a counter of its unsettled king moves, or, compact, four bits a position,
 // a third of the memory with the frontier bits (0.75 bytes a position instead of 2.375), at the
 // cost of looking at a position's king moves again each time one of them settles as a win (the
 // KvKKKKK pair 1.16 times the time, KKvKKKK 1.31). The values are the same.
 // Subgames not held compact are queued below `queued_subgame_positions` (kQueuedSubgamePositions;
-// at most 2^32) and settled in frontier rounds from there up: tests lower it to compare the two.
+// at most 2^32) and settled in frontier rounds from there up, solved alone from
+// `alone_subgame_positions` (kAloneSubgamePositions) up: tests lower them to compare the ways.
 struct SolverOptions {
     bool compact_large_subgames = false;
     std::uint64_t queued_subgame_positions = kQueuedSubgamePositions;
+    std::uint64_t alone_subgame_positions = kAloneSubgamePositions;
 };
 
 // How the solver settles a subgame of `positions` under `options`. The memory plan asks the same
@@ -72,6 +84,13 @@ constexpr SubgameSolving subgame_solving(std::uint64_t positions, const SolverOp
     // A queued position's local number takes 32 bits.
     const std::uint64_t queued_below = std::min(options.queued_subgame_positions, std::uint64_t{1} << 32);
     return positions < queued_below ? SubgameSolving::Queued : SubgameSolving::InRounds;
+}
+
+// Whether a subgame of `positions` is solved alone (kAloneSubgamePositions) under `options`. The
+// memory plan asks too: a subgame not solved alone is held once a thread.
+constexpr bool solved_alone(std::uint64_t positions, const SolverOptions& options) {
+    const SubgameSolving how = subgame_solving(positions, options);
+    return how == SubgameSolving::Compact || (how == SubgameSolving::InRounds && positions >= options.alone_subgame_positions);
 }
 
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a

@@ -89,7 +89,9 @@ public:
     explicit PlanMaker(const WorkflowOptions& options)
         : options_(options),
           order_(build_order(options)),
-          memory_(order_, options.dtw, 0, [this](const Material& m) { return positions(m); }) {}
+          memory_(order_, options.dtw, 0, [this](const Material& m) { return positions(m); }) {
+        memory_.solve_on_threads(options.task_threads);
+    }
 
     WorkflowPlan make() {
         WorkflowPlan plan{options_, {}};
@@ -186,10 +188,10 @@ private:
             // subgames are held compact, as the builder then holds them (MemoryPlan::compact_cells).
             const std::uint64_t others = whole.memory_bytes - solver - own_tables_of(m);
             const std::uint64_t held = slice_solver_bytes(m, slice, by_level) + PairLayout::listing_bytes(m);
-            std::uint64_t slice_solver = held + MemoryPlan::wdl_subgame_bytes(subgame, false);
+            std::uint64_t slice_solver = held + memory_.held_subgames_bytes(subgame, false);
             if (options_.memory_bytes != 0 && others + slice_solver > options_.memory_bytes &&
                 subgame >= kLargeSubgamePositions)
-                slice_solver = held + MemoryPlan::wdl_subgame_bytes(subgame, true);
+                slice_solver = held + memory_.held_subgames_bytes(subgame, true);
             task.memory_bytes = others + slice_solver;
             task.cpu_seconds = static_cast<double>(task.positions) * kWdlCpuSecondsPerPosition;
             plan.tasks.push_back(within_budget(std::move(task), slice_solver));

@@ -98,6 +98,30 @@ TEST(MemoryPlan, SubgamesCountTheirQueueOrTheirBitsAPosition) {
     EXPECT_EQ(MemoryPlan::wdl_subgame_bytes(rounds, true), rounds / 2 + rounds / 4);
 }
 
+// Each thread holds the cells of the largest subgame it has solved, except that a subgame solved
+// alone (gen/solver.hpp) is held by one thread at a time: then the others hold at most the largest
+// not solved alone. The pair's other memory does not depend on the threads.
+TEST(MemoryPlan, EachThreadHoldsASubgameAndThoseSolvedAloneAreHeldOnce) {
+    const auto plan = [](int threads, bool dtw) {
+        MemoryPlan p(materials_in_build_order(4), dtw, 0, same_size);
+        p.solve_on_threads(threads);
+        return p;
+    };
+    const MemoryPlan one = plan(1, false), four = plan(4, false);
+    const std::uint64_t large = 2 * 1176 * 47;  // KKvKM's largest, queued
+    EXPECT_EQ(four.solver_bytes(named("KKvKM")) - one.solver_bytes(named("KKvKM")), 3 * large * 26);
+    EXPECT_EQ(one.held_subgames_bytes(large, false), MemoryPlan::wdl_subgame_bytes(large, false));
+    EXPECT_EQ(four.held_subgames_bytes(large, false), 4 * MemoryPlan::wdl_subgame_bytes(large, false));
+    // Compact (alone from kLargeSubgamePositions up): the other threads queue smaller ones.
+    EXPECT_EQ(four.held_subgames_bytes(large, true),
+              MemoryPlan::wdl_subgame_bytes(large, true) + 3 * (kLargeSubgamePositions - 1) * 26);
+    const std::uint64_t alone = kAloneSubgamePositions;
+    EXPECT_EQ(four.held_subgames_bytes(alone - 1, false), 4 * ((alone - 1) * 2 + (alone - 1) * 3 / 8));
+    EXPECT_EQ(four.held_subgames_bytes(4 * alone, false), 4 * alone * 19 / 8 + 3 * ((alone - 1) * 2 + (alone - 1) * 3 / 8));
+    // With distances, a subgame a thread whatever its size, 8 bytes a position.
+    EXPECT_EQ(plan(4, true).solver_bytes(named("KKvKM")) - plan(1, true).solver_bytes(named("KKvKM")), 3 * large * 8);
+}
+
 TEST(MemoryPlan, TablesThePairReadsGoThroughTheBlockCacheLargestFirstOnlyWhenTheyDoNotFit) {
     const std::vector<Material> order = materials_in_build_order(4);
     const std::size_t current = position_in(order, "KMvK");  // reads KvK, KvKK, MvK

@@ -6,10 +6,16 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <random>
+#include <thread>
+
+#include <tbb/task_arena.h>
 
 #include "gen/chunked_file.hpp"
 #include "gen/frontier_bits.hpp"
@@ -49,6 +55,50 @@ TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
         EXPECT_EQ(wrong.load(), 0u) << name;
         const auto once = std::count_if(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; });
         EXPECT_EQ(static_cast<std::uint64_t>(once), n) << name << ": " << n << " placements";
+    }
+}
+
+// PairLayout::solve_subgames solves every subgame once, and those it is told to solve alone (here
+// KMvKM's subgames of two blocks, twice the size of those whose configuration is its own flip) with
+// no other subgame being solved at the same time, while the others overlap on the threads.
+TEST(PairLayout, SolvesEverySubgameOnceAndThoseSolvedAloneOneAtATime) {
+    const PairLayout layout(*parse_material("KMvKM"));
+    const SliceSubgames subgames = layout.subgames_in(Slice{layout.all_levels()});
+    std::uint64_t smallest = ~std::uint64_t{0}, largest = 0, listed = 0;
+    for (const ConfigList& level : subgames.by_level)
+        for (std::size_t i = 0; i < level.size(); ++i) {
+            const Subgame g = layout.subgame(level[i]);
+            smallest = std::min(smallest, g.size);
+            largest = std::max(largest, g.size);
+            ++listed;
+        }
+    ASSERT_LT(smallest, largest) << "the test needs subgames of two sizes";
+    const auto alone = [&](std::uint64_t size) { return size == largest; };
+    std::mutex mutex;
+    std::map<std::pair<int, std::uint64_t>, int> solved;  // by the side and index of the first block
+    std::atomic<int> running{0}, most_running{0};
+    std::atomic<int> alone_with_others{0};
+    layout.solve_subgames(
+        subgames,
+        [&](const Subgame& g, const SubgameProgress&) {
+            const int now = running.fetch_add(1) + 1;
+            int most = most_running.load();
+            while (now > most && !most_running.compare_exchange_weak(most, now)) {
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds(200));  // time for another thread to start one
+            if (alone(g.size) && running.load() != 1) ++alone_with_others;
+            {
+                const std::lock_guard lock(mutex);
+                ++solved[{g.blocks[0].side, g.blocks[0].base}];
+            }
+            running.fetch_sub(1);
+        },
+        alone, {});
+    EXPECT_EQ(solved.size(), listed);
+    EXPECT_TRUE(std::all_of(solved.begin(), solved.end(), [](const auto& s) { return s.second == 1; }));
+    EXPECT_EQ(alone_with_others.load(), 0);
+    if (tbb::this_task_arena::max_concurrency() > 1) {
+        EXPECT_GT(most_running.load(), 1) << "the others overlap";
     }
 }
 

@@ -138,8 +138,8 @@ TEST(Solver, ValuesAreConsistentWithSuccessorsUpToThreePieces) {
 
 // The three ways of solving a large subgame give the same values: queued by one thread (the
 // default below kQueuedSubgamePositions), in frontier rounds over all threads with counters (the
-// default from there up), and held compact (four bits a position, no counters); the first two
-// forced here for every large subgame. Every 4-piece pair whose subgames reach the size where the compact form
+// default from there up; alone, one subgame at a time, from kAloneSubgamePositions up), and held
+// compact (four bits a position, no counters, alone); each forced here for every large subgame. Every 4-piece pair whose subgames reach the size where the compact form
 // is used, position by position, values and capture flags; and the compact values of the
 // kings-only pair KKKvK consistent with their successors.
 TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
@@ -148,6 +148,8 @@ TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
     queue.queued_subgame_positions = std::uint64_t{1} << 32;
     SolverOptions rounds;
     rounds.queued_subgame_positions = kLargeSubgamePositions;
+    SolverOptions rounds_alone = rounds;
+    rounds_alone.alone_subgame_positions = kLargeSubgamePositions;
     SolverOptions compact;
     compact.compact_large_subgames = true;
     const auto expect_same = [](const std::vector<SolvedMaterial>& a, const std::vector<SolvedMaterial>& b, const char* how) {
@@ -165,6 +167,7 @@ TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
         ASSERT_GE(PairLayout::largest_subgame(m), kLargeSubgamePositions) << name << " would not use the compact form";
         const auto queued = solve_material_pair(m, finished, {}, queue);
         expect_same(queued, solve_material_pair(m, finished, {}, rounds), "in rounds");
+        expect_same(queued, solve_material_pair(m, finished, {}, rounds_alone), "in rounds, alone");
         expect_same(queued, solve_material_pair(m, finished, {}, compact), "compact");
     }
     ValueTables tables = solve_all(3);
@@ -186,6 +189,14 @@ TEST(Solver, SubgameSolvingFollowsSizeAndOptions) {
     const SolverOptions beyond_32_bits{.queued_subgame_positions = std::uint64_t{1} << 40};
     EXPECT_EQ(subgame_solving((std::uint64_t{1} << 32) - 1, beyond_32_bits), SubgameSolving::Queued);
     EXPECT_EQ(subgame_solving(std::uint64_t{1} << 32, beyond_32_bits), SubgameSolving::InRounds);
+    // Alone: in rounds from kAloneSubgamePositions up, and held compact whatever the size.
+    EXPECT_FALSE(solved_alone(kQueuedSubgamePositions, defaults));
+    EXPECT_FALSE(solved_alone(kAloneSubgamePositions - 1, defaults));
+    EXPECT_TRUE(solved_alone(kAloneSubgamePositions, defaults));
+    EXPECT_FALSE(solved_alone(kLargeSubgamePositions - 1, compact));
+    EXPECT_TRUE(solved_alone(kLargeSubgamePositions, compact));
+    const SolverOptions queued_up_to_32_bits{.queued_subgame_positions = std::uint64_t{1} << 40};
+    EXPECT_FALSE(solved_alone(kAloneSubgamePositions, queued_up_to_32_bits)) << "queued subgames are never alone";
 }
 
 // Published longest wins of the 2- and 3-piece materials (Grimminck's statistics): each is a
