@@ -45,12 +45,53 @@ struct Cell {
     std::uint8_t counter;  // king moves whose value is not known yet; kHasDrawFlag
 };
 
+// Where a quiet man move of a block's positions leads: the same configuration of the partner side
+// whatever the kings, so the first pass finds it once a block, and a position ranks only its kings.
+struct ManMoveTarget {
+    std::uint8_t from = 0, to = 0;
+    bool promotes = false;              // into a finished material: looked up position by position
+    const PackedValues* values = nullptr;  // the target configuration's, from `base` on
+    std::uint64_t base = 0;
+    Bitboard free = 0;                  // the squares its kings take (PositionIndex::king_squares)
+};
+
+// The man move targets of the block a walk is in (a block's men have a few dozen moves at most).
+class ManMoveTargets {
+public:
+    // Forgets the targets if `block` is not the block they were found for.
+    void use_block(const Block& block) {
+        if (known_ && block.side == side_ && block.men == men_) return;
+        known_ = true, side_ = block.side, men_ = block.men;
+        targets_.clear();
+    }
+    // The target of `move` of the block's positions; find() gives it the first time.
+    template <typename Find>
+    const ManMoveTarget& of(const Move& move, Find&& find) {
+        for (const ManMoveTarget& t : targets_)
+            if (t.from == move.from && t.to == move.to) return t;
+        targets_.push_back(find());
+        return targets_.back();
+    }
+
+private:
+    bool known_ = false;
+    int side_ = 0;
+    MenConfig men_;
+    std::vector<ManMoveTarget> targets_;
+};
+
+// What one walk of the first pass remembers from one position to the next.
+struct FirstPassCache {
+    MenIndexCache men_indices;
+    ManMoveTargets man_moves;
+};
+
 // One thread's buffers, kept from one subgame to the next: fresh memory costs a page fault every
 // 4 KiB, which took a fifth of the time on KKKMvK.
 struct Scratch {
     std::vector<Cell> cells;
     std::vector<Settled> queue;  // subgames below kQueuedSubgamePositions
-    MenIndexCache men_indices;   // the first pass's, for the blocks it walks in one go
+    FirstPassCache first_pass;   // for the blocks it walks in one go
 };
 
 // The predecessors of one settled position of a large subgame, gathered (and their cells
@@ -117,40 +158,64 @@ private:
     // Whether a subgame is solved one at a time, its parts spread over the threads (gen/solver.hpp).
     bool solved_alone(std::uint64_t positions) const { return dtb::solved_alone(positions, options_); }
 
-    // The value of position king_index of configuration men_index of `side`, solved already: in
-    // this solve, or in the boundary of a slice.
-    Value solved_value(int side, std::uint64_t men_index, std::uint64_t king_index) const {
-        const HeldValues& own = own_[side];
-        if (const std::uint64_t base = own.configs.base(men_index); base != HeldConfigs::kNotHeld)
-            return own.values.get_shared(base + king_index);
-        if (!boundary_.empty())
-            if (const std::uint64_t base = boundary_[side].configs.base(men_index); base != HeldConfigs::kNotHeld)
-                return boundary_[side].values.get(base + king_index);
-        throw std::logic_error("the solver reached a configuration outside its slice and boundary");
+    // Where man move `move` of `pos` (a position of block b) leads, whatever the kings.
+    ManMoveTarget man_move_target(const Block& b, const Position& pos, const Move& move, MenIndexCache& men_indices) const {
+        ManMoveTarget t{move.from, move.to};
+        const Position after = apply_move(pos, move);
+        if (count_bits(after.kings) != count_bits(pos.kings)) {
+            t.promotes = true;
+            return t;
+        }
+        const int target = layout_.partner_side(b.side);
+        const MenConfig men = men_config_of(flip_colors(after));
+        const std::uint64_t men_index = men_indices.men_index(layout_.index(target), men);
+        t.free = PositionIndex::king_squares(men);
+        if (const std::uint64_t base = own_[target].configs.base(men_index); base != HeldConfigs::kNotHeld) {
+            t.values = &own_[target].values;
+            t.base = base;
+        } else if (!boundary_.empty() && boundary_[target].configs.base(men_index) != HeldConfigs::kNotHeld) {
+            t.values = &boundary_[target].values;
+            t.base = boundary_[target].configs.base(men_index);
+        } else {
+            throw std::logic_error("the solver reached a configuration outside its slice and boundary");
+        }
+        return t;
     }
 
-    // Value for white of a white-to-move position reached by a man move (a more advanced, solved
-    // configuration of the partner side, or a promotion into a finished material).
-    Value value_after_man_move(const Position& before, const Position& after, int side, MenIndexCache& men_indices) const {
-        if (count_bits(after.kings) != count_bits(before.kings)) return finished_.value_after(after);
-        const int target = layout_.partner_side(side);
-        const Position p = flip_colors(after);
-        const PositionIndex& idx = layout_.index(target);
-        const MenConfig men = men_config_of(p);
-        return negate(solved_value(target, men_indices.men_index(idx, men), idx.king_index(men, king_placement_of(p))));
+    // Value for white of white-to-move `pos` (of block b) after quiet man move `move`: a more
+    // advanced, solved configuration of the partner side, where the kings stand as `flipped`
+    // (the position's kings seen from the other side), or a promotion into a finished material.
+    // A block of fewer king placements than kReusedTargets finds each target for each position:
+    // a block without kings (one position) would find it once and keep it for nothing (MMMvMM took
+    // 1.05 of its time with the targets kept).
+    Value value_after_man_move(const Block& b, const Position& pos, const Move& move, const KingPlacement& flipped,
+                               FirstPassCache& cache) const {
+        constexpr std::uint64_t kReusedTargets = 16;
+        const auto find = [&] { return man_move_target(b, pos, move, cache.men_indices); };
+        if (layout_.index(b.side).king_placements() < kReusedTargets) return value_at(find(), pos, move, b.side, flipped);
+        cache.man_moves.use_block(b);
+        return value_at(cache.man_moves.of(move, find), pos, move, b.side, flipped);
+    }
+
+    // value_after_man_move, the move's target found.
+    Value value_at(const ManMoveTarget& t, const Position& pos, const Move& move, int side, const KingPlacement& flipped) const {
+        if (t.promotes) return finished_.value_after(apply_move(pos, move));
+        const PositionIndex& idx = layout_.index(layout_.partner_side(side));
+        return negate(t.values->get_shared(t.base + idx.king_index_in(t.free, flipped)));
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
-    // `men_indices` is the calling walk's.
-    Cell first_pass(const Block& b, const KingPlacement& kings, MenIndexCache& men_indices) const {
+    // `cache` is the calling walk's.
+    Cell first_pass(const Block& b, const KingPlacement& kings, FirstPassCache& cache) const {
         const Position pos = compose_position(b.men, kings);
         if (const Bitboard capturers = capturing_pieces(pos))
-            return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos, capturers, &men_indices)) |
+            return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos, capturers, &cache.men_indices)) |
                                               kCaptureFlag),
                     0};
+        const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
         bool has_draw = false;
         for (const Move& m : generate_quiet_man_moves(pos)) {
-            const Value v = value_after_man_move(pos, apply_move(pos, m), b.side, men_indices);
+            const Value v = value_after_man_move(b, pos, m, flipped, cache);
             if (v == Value::Win) return {static_cast<std::uint8_t>(Value::Win), 0};
             has_draw |= v == Value::Draw;
         }
@@ -302,8 +367,8 @@ private:
     }
 
     void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
-        layout_.for_each_king_placement(block, s.men_indices, [&](MenIndexCache& men_indices, std::uint64_t k, const KingPlacement& kings) {
-            s.cells[block.local_offset + k] = first_pass(block, kings, men_indices);
+        layout_.for_each_king_placement(block, s.first_pass, [&](FirstPassCache& cache, std::uint64_t k, const KingPlacement& kings) {
+            s.cells[block.local_offset + k] = first_pass(block, kings, cache);
             notes.visited(k);
         });
     }
@@ -345,10 +410,10 @@ private:
         NibbleStates states(g.size);
         FrontierBits frontier(g.size);
         FirstPassNotes notes(progress, g.size);
-        MenIndexCache men_indices;
+        FirstPassCache first_pass_cache;
         for (int b = 0; b < g.block_count; ++b) {
             const Block& block = g.blocks[b];
-            layout_.for_each_king_placement(block, men_indices, [&](MenIndexCache& cache, std::uint64_t k, const KingPlacement& kings) {
+            layout_.for_each_king_placement(block, first_pass_cache, [&](FirstPassCache& cache, std::uint64_t k, const KingPlacement& kings) {
                 const Cell cell = first_pass(block, kings, cache);
                 const std::uint64_t local = block.local_offset + k;
                 const auto v = static_cast<Value>(cell.state & kValueMask);
