@@ -185,9 +185,8 @@ private:
     // Value for white of white-to-move `pos` (of block b) after quiet man move `move`: a more
     // advanced, solved configuration of the partner side, where the kings stand as `flipped`
     // (the position's kings seen from the other side), or a promotion into a finished material.
-    // A block of fewer king placements than kReusedTargets finds each target for each position:
-    // a block without kings (one position) would find it once and keep it for nothing (MMMvMM took
-    // 1.05 of its time with the targets kept).
+    // A block of fewer king placements than kReusedTargets finds each target for each position: a
+    // block without kings (one position) would find its targets once and keep them for nothing.
     Value value_after_man_move(const Block& b, const Position& pos, const Move& move, const KingPlacement& flipped,
                                FirstPassCache& cache) const {
         constexpr std::uint64_t kReusedTargets = 16;
