@@ -10,9 +10,9 @@
 
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "gen/frontier_bits.hpp"
+#include "gen/isolated_parts.hpp"
 #include "gen/successor_indexer.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
@@ -454,25 +454,23 @@ private:
     bool settle_frontier(const Subgame& g, const FrontierBits& frontier, Dtw d, Scratch& s, FrontierBits& next,
                          LaterBuckets& later) const {
         std::atomic<bool> next_any = false;
-        tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), 64), [&](const auto& r) {
-                auto& [part, queued, current, ahead] = s.in_parallel.local();
-                part.clear();
-                for_each_frontier_position(layout_, g, frontier, r.begin(), r.end(),
-                                           [&part](std::uint64_t local, const KingPlacement& kings) {
-                                               part.push_back({kings, static_cast<std::uint32_t>(local)});
-                                           });
-                bool pushed = false;
-                settle_range<Shared>(g, part, 0, part.size(), d, s, current, ahead, [&](Dtw t, const Queued& q) {
-                    if (t == d + 1) {
-                        next.set_shared(q.local);
-                        pushed = true;
-                    } else {
-                        queued.push_back({t, q});
-                    }
-                });
-                if (pushed) next_any.store(true, std::memory_order_relaxed);
+        isolated_parallel_parts(frontier.words(), 64, [&](std::uint64_t begin, std::uint64_t end) {
+            auto& [part, queued, current, ahead] = s.in_parallel.local();
+            part.clear();
+            for_each_frontier_position(layout_, g, frontier, begin, end,
+                                       [&part](std::uint64_t local, const KingPlacement& kings) {
+                                           part.push_back({kings, static_cast<std::uint32_t>(local)});
+                                       });
+            bool pushed = false;
+            settle_range<Shared>(g, part, 0, part.size(), d, s, current, ahead, [&](Dtw t, const Queued& q) {
+                if (t == d + 1) {
+                    next.set_shared(q.local);
+                    pushed = true;
+                } else {
+                    queued.push_back({t, q});
+                }
             });
+            if (pushed) next_any.store(true, std::memory_order_relaxed);
         });
         for (auto& in_parallel : s.in_parallel) {
             for (const auto& [t, q] : in_parallel.queued) {

@@ -76,8 +76,8 @@ std::uint64_t MemoryPlan::held_subgames_bytes(std::uint64_t largest, bool compac
     const SolverOptions options{.compact_large_subgames = compact_cells};
     const auto others = static_cast<std::uint64_t>(threads_ - 1);
     if (!solved_alone(largest, options)) return (others + 1) * wdl_subgame_bytes(largest, compact_cells);
-    // The subgames not solved alone are smaller than the first size solved alone.
-    const std::uint64_t not_alone = compact_cells ? kLargeSubgamePositions - 1 : options.alone_subgame_positions - 1;
+    // The other threads' subgames are smaller than the smallest solved alone.
+    const std::uint64_t not_alone = smallest_subgame_solved_alone(options) - 1;
     return wdl_subgame_bytes(largest, compact_cells) + others * wdl_subgame_bytes(std::min(largest, not_alone), compact_cells);
 }
 

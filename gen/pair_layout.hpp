@@ -20,6 +20,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "gen/isolated_parts.hpp"
 #include "gen/king_tiles.hpp"
 #include "gen/subgame_progress.hpp"
 #include "index/level_configs.hpp"
@@ -171,14 +172,14 @@ public:
             walk(0, n, cache);
             return;
         }
+        if (!king_tiles_pay(index)) {
+            isolated_parallel_parts(n, 1024, [&](std::uint64_t begin, std::uint64_t end) {
+                Cache part{};
+                walk(begin, end, part);
+            });
+            return;
+        }
         tbb::this_task_arena::isolate([&] {
-            if (!king_tiles_pay(index)) {
-                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1024), [&](const auto& r) {
-                    Cache part{};
-                    walk(r.begin(), r.end(), part);
-                });
-                return;
-            }
             const tbb::blocked_range2d<std::uint64_t> all(0, n / row, kTileRows, 0, row, kKingTileWidth * 16);
             tbb::parallel_for(all, [&](const auto& r) {
                 Cache part{};

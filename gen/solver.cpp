@@ -5,10 +5,9 @@
 #include <stdexcept>
 
 #include <tbb/enumerable_thread_specific.h>
-#include <tbb/task_arena.h>
-#include <tbb/parallel_for.h>
 
 #include "gen/frontier_bits.hpp"
+#include "gen/isolated_parts.hpp"
 #include "gen/men_index_cache.hpp"
 #include "gen/nibble_states.hpp"
 #include "gen/zero_pages.hpp"
@@ -170,29 +169,31 @@ private:
         const MenConfig men = men_config_of(flip_colors(after));
         const std::uint64_t men_index = men_indices.men_index(layout_.index(target), men);
         t.free = PositionIndex::king_squares(men);
-        if (const std::uint64_t base = own_[target].configs.base(men_index); base != HeldConfigs::kNotHeld) {
-            t.values = &own_[target].values;
-            t.base = base;
-        } else if (!boundary_.empty() && boundary_[target].configs.base(men_index) != HeldConfigs::kNotHeld) {
-            t.values = &boundary_[target].values;
-            t.base = boundary_[target].configs.base(men_index);
-        } else {
-            throw std::logic_error("the solver reached a configuration outside its slice and boundary");
+        for (const std::vector<HeldValues>* held : {&own_, &boundary_}) {
+            if (held->empty()) continue;  // no boundary: the whole pair, or the most advanced slice
+            const HeldValues& target_side = (*held)[static_cast<std::size_t>(target)];
+            if (const std::uint64_t base = target_side.configs.base(men_index); base != HeldConfigs::kNotHeld) {
+                t.values = &target_side.values;
+                t.base = base;
+                return t;
+            }
         }
-        return t;
+        throw std::logic_error("the solver reached a configuration outside its slice and boundary");
     }
+
+    // Whether the first pass keeps block b's man move targets (cache.man_moves) from one position
+    // to the next. A block of fewer than 16 king placements finds each target for each position: a
+    // block without kings (one position) would find its targets once and keep them for nothing.
+    bool reuses_man_move_targets(const Block& b) const { return layout_.index(b.side).king_placements() >= 16; }
 
     // Value for white of white-to-move `pos` (of block b) after quiet man move `move`: a more
     // advanced, solved configuration of the partner side, where the kings stand as `flipped`
     // (the position's kings seen from the other side), or a promotion into a finished material.
-    // A block of fewer king placements than kReusedTargets finds each target for each position: a
-    // block without kings (one position) would find its targets once and keep them for nothing.
+    // `reuse` (reuses_man_move_targets) says whether cache.man_moves holds block b's targets.
     Value value_after_man_move(const Block& b, const Position& pos, const Move& move, const KingPlacement& flipped,
-                               FirstPassCache& cache) const {
-        constexpr std::uint64_t kReusedTargets = 16;
+                               bool reuse, FirstPassCache& cache) const {
         const auto find = [&] { return man_move_target(b, pos, move, cache.men_indices); };
-        if (layout_.index(b.side).king_placements() < kReusedTargets) return value_at(find(), pos, move, b.side, flipped);
-        cache.man_moves.use_block(b);
+        if (!reuse) return value_at(find(), pos, move, b.side, flipped);
         return value_at(cache.man_moves.of(move, find), pos, move, b.side, flipped);
     }
 
@@ -212,9 +213,11 @@ private:
                                               kCaptureFlag),
                     0};
         const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
+        const bool reuse = reuses_man_move_targets(b);
+        if (reuse) cache.man_moves.use_block(b);
         bool has_draw = false;
         for (const Move& m : generate_quiet_man_moves(pos)) {
-            const Value v = value_after_man_move(b, pos, m, flipped, cache);
+            const Value v = value_after_man_move(b, pos, m, flipped, reuse, cache);
             if (v == Value::Win) return {static_cast<std::uint8_t>(Value::Win), 0};
             has_draw |= v == Value::Draw;
         }
@@ -348,15 +351,13 @@ private:
         const std::uint64_t grain = std::max<std::uint64_t>(64, frontier.words() / 64);
         for (std::uint64_t round = 1;; ++round) {
             const std::uint64_t before = settled.load();
-            tbb::this_task_arena::isolate([&] {
-                tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, frontier.words(), grain), [&](const auto& r) {
-                    std::uint64_t pushed = 0;
-                    settle_words(r.begin(), r.end(), [&](std::uint64_t local) {
-                        next.set_shared(local);
-                        ++pushed;
-                    });
-                    settled.fetch_add(pushed, std::memory_order_relaxed);
+            isolated_parallel_parts(frontier.words(), grain, [&](std::uint64_t begin, std::uint64_t end) {
+                std::uint64_t pushed = 0;
+                settle_words(begin, end, [&](std::uint64_t local) {
+                    next.set_shared(local);
+                    ++pushed;
                 });
+                settled.fetch_add(pushed, std::memory_order_relaxed);
             });
             progress.note([&] { return round_note(g.size, "round", round, settled.load(), "settled so far"); });
             if (settled.load() == before) return;
@@ -485,9 +486,7 @@ private:
     template <typename Part>
     void in_parts(const Subgame& g, std::uint64_t n, Part&& part) const {
         if (!solved_alone(g.size)) return part(std::uint64_t{0}, n);
-        tbb::this_task_arena::isolate([&] {
-            tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1 << 14), [&](const auto& r) { part(r.begin(), r.end()); });
-        });
+        isolated_parallel_parts(n, 1 << 14, part);
     }
 
     // Writes the values of `g`'s blocks.

@@ -79,18 +79,29 @@ struct SolverOptions {
 // How the solver settles a subgame of `positions` under `options`. The memory plan asks the same
 // question, so that what it counts is what the solver holds.
 enum class SubgameSolving { Queued, InRounds, Compact };
-constexpr SubgameSolving subgame_solving(std::uint64_t positions, const SolverOptions& options) {
-    if (options.compact_large_subgames && positions >= kLargeSubgamePositions) return SubgameSolving::Compact;
-    // A queued position's local number takes 32 bits.
-    const std::uint64_t queued_below = std::min(options.queued_subgame_positions, std::uint64_t{1} << 32);
-    return positions < queued_below ? SubgameSolving::Queued : SubgameSolving::InRounds;
+
+// The size from which subgames not held compact are settled in rounds: a queued position's local
+// number takes 32 bits.
+constexpr std::uint64_t queued_below(const SolverOptions& options) {
+    return std::min(options.queued_subgame_positions, std::uint64_t{1} << 32);
 }
 
-// Whether a subgame of `positions` is solved alone (kAloneSubgamePositions) under `options`. The
-// memory plan asks too: a subgame not solved alone is held once a thread.
+constexpr SubgameSolving subgame_solving(std::uint64_t positions, const SolverOptions& options) {
+    if (options.compact_large_subgames && positions >= kLargeSubgamePositions) return SubgameSolving::Compact;
+    return positions < queued_below(options) ? SubgameSolving::Queued : SubgameSolving::InRounds;
+}
+
+// The smallest subgame solved alone (kAloneSubgamePositions) under `options`: every one held
+// compact, and those in rounds from `alone_subgame_positions` up.
+constexpr std::uint64_t smallest_subgame_solved_alone(const SolverOptions& options) {
+    if (options.compact_large_subgames) return kLargeSubgamePositions;
+    return std::max(queued_below(options), options.alone_subgame_positions);
+}
+
+// Whether a subgame of `positions` is solved alone under `options`. The memory plan asks too: a
+// subgame not solved alone is held once a thread.
 constexpr bool solved_alone(std::uint64_t positions, const SolverOptions& options) {
-    const SubgameSolving how = subgame_solving(positions, options);
-    return how == SubgameSolving::Compact || (how == SubgameSolving::InRounds && positions >= options.alone_subgame_positions);
+    return positions >= smallest_subgame_solved_alone(options);
 }
 
 // Solves `material` and, unless it is its own mirror, its mirror. Every material reachable by a

@@ -197,6 +197,13 @@ TEST(Solver, SubgameSolvingFollowsSizeAndOptions) {
     EXPECT_TRUE(solved_alone(kLargeSubgamePositions, compact));
     const SolverOptions queued_up_to_32_bits{.queued_subgame_positions = std::uint64_t{1} << 40};
     EXPECT_FALSE(solved_alone(kAloneSubgamePositions, queued_up_to_32_bits)) << "queued subgames are never alone";
+    // The smallest subgame solved alone, below which the memory plan counts one a thread.
+    EXPECT_EQ(smallest_subgame_solved_alone(defaults), kAloneSubgamePositions);
+    EXPECT_EQ(smallest_subgame_solved_alone(compact), kLargeSubgamePositions);
+    const SolverOptions queued_past_alone{.queued_subgame_positions = 2 * kAloneSubgamePositions};
+    EXPECT_EQ(smallest_subgame_solved_alone(queued_past_alone), 2 * kAloneSubgamePositions);
+    EXPECT_FALSE(solved_alone(2 * kAloneSubgamePositions - 1, queued_past_alone));
+    EXPECT_TRUE(solved_alone(2 * kAloneSubgamePositions, queued_past_alone));
 }
 
 // Published longest wins of the 2- and 3-piece materials (Grimminck's statistics): each is a
