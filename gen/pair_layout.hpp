@@ -42,6 +42,12 @@ struct Block {
 // configurations of one or two men among several kings, have large subgames.
 inline constexpr std::uint64_t kLargeSubgamePositions = std::uint64_t{1} << 16;
 
+// PairLayout::for_each_king_placement splits a block of at least this many king placements over
+// the threads (below it, a block is walked in one go beside the other threads' subgames), in parts
+// of at least kSplitBlockGrain placements.
+inline constexpr std::uint64_t kSplitBlockPlacements = std::uint64_t{1} << 16;
+inline constexpr std::uint64_t kSplitBlockGrain = 1024;
+
 struct Subgame {
     Block blocks[2];
     int block_count = 1;
@@ -134,8 +140,8 @@ public:
     static std::uint64_t listing_bytes(const Material& m);
 
     // Calls visit(k, kings) for every king placement k of `block`, with its kings (walked, not
-    // unranked). A block of 2^16 placements or more is split over the threads, isolated so that a
-    // waiting thread does not pick up another subgame meanwhile.
+    // unranked). A block of kSplitBlockPlacements or more is split over the threads, isolated so
+    // that a waiting thread does not pick up another subgame meanwhile.
     //
     // The order of a block split over the threads is not k's where tiles pay (gen/king_tiles.hpp):
     // then the placements are walked in tiles of kKingTileWidth black placements across
@@ -150,9 +156,11 @@ public:
 
     // The same, calling visit(cache, k, kings) with a Cache (default-constructible) that one
     // thread's walk keeps: `cache` itself for a block walked in one go, a fresh one for each part
-    // of a block split over the threads.
+    // of a block split over the threads. A block of `split_from` placements or more is split: a
+    // subgame solved alone, which the other threads wait for, splits its smaller blocks too.
     template <typename Cache, typename Visit>
-    void for_each_king_placement(const Block& block, Cache& cache, Visit&& visit) const {
+    void for_each_king_placement(const Block& block, Cache& cache, Visit&& visit,
+                                 std::uint64_t split_from = kSplitBlockPlacements) const {
         const PositionIndex& index = indexes_[block.side];
         const std::uint64_t n = index.king_placements();
         const std::uint64_t row = index.black_king_placements();
@@ -168,12 +176,12 @@ public:
                 for (std::uint64_t r = first_row; r < last_row; ++r) walk(r * row + column, r * row + column + width, c);
             }
         };
-        if (n < (std::uint64_t{1} << 16)) {
+        if (n < std::max(split_from, 2 * kSplitBlockGrain)) {
             walk(0, n, cache);
             return;
         }
         if (!king_tiles_pay(index)) {
-            isolated_parallel_parts(n, 1024, [&](std::uint64_t begin, std::uint64_t end) {
+            isolated_parallel_parts(n, kSplitBlockGrain, [&](std::uint64_t begin, std::uint64_t end) {
                 Cache part{};
                 walk(begin, end, part);
             });

@@ -366,11 +366,22 @@ private:
         }
     }
 
-    void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
-        layout_.for_each_king_placement(block, s.first_pass, [&](FirstPassCache& cache, std::uint64_t k, const KingPlacement& kings) {
-            s.cells[block.local_offset + k] = first_pass(block, kings, cache);
-            notes.visited(k);
-        });
+    // The first pass over the positions of g's blocks: visit(block, k, cell) with each position's
+    // cell. A subgame solved alone has every thread to itself, so it splits all but tiny blocks
+    // over them; otherwise only large blocks are split (for_each_king_placement).
+    template <typename Visit>
+    void first_pass_blocks(const Subgame& g, FirstPassCache& cache, FirstPassNotes& notes, Visit&& visit) const {
+        const std::uint64_t split_from = solved_alone(g.size) ? 0 : kSplitBlockPlacements;
+        for (int b = 0; b < g.block_count; ++b) {
+            const Block& block = g.blocks[b];
+            layout_.for_each_king_placement(
+                block, cache,
+                [&](FirstPassCache& c, std::uint64_t k, const KingPlacement& kings) {
+                    visit(block, k, first_pass(block, kings, c));
+                    notes.visited(k);
+                },
+                split_from);
+        }
     }
 
     // Queues the positions of `block` that the first pass decided as wins or losses, in index order.
@@ -391,7 +402,8 @@ private:
         Scratch& s = scratch_.local();
         assign_on_huge_pages(s.cells, g.size, Cell{kUnknown, 0});
         FirstPassNotes notes(progress, g.size);
-        for (int b = 0; b < g.block_count; ++b) init_block(g.blocks[b], s, notes);
+        first_pass_blocks(g, s.first_pass, notes,
+                          [&](const Block& block, std::uint64_t k, const Cell& cell) { s.cells[block.local_offset + k] = cell; });
         if (how == SubgameSolving::Queued) {
             s.queue.clear();
             s.queue.reserve(g.size);  // each position is queued once at most: no doubling past that
@@ -411,17 +423,12 @@ private:
         FrontierBits frontier(g.size);
         FirstPassNotes notes(progress, g.size);
         FirstPassCache first_pass_cache;
-        for (int b = 0; b < g.block_count; ++b) {
-            const Block& block = g.blocks[b];
-            layout_.for_each_king_placement(block, first_pass_cache, [&](FirstPassCache& cache, std::uint64_t k, const KingPlacement& kings) {
-                const Cell cell = first_pass(block, kings, cache);
-                const std::uint64_t local = block.local_offset + k;
-                const auto v = static_cast<Value>(cell.state & kValueMask);
-                states.initialise(local, nibble_of(cell));
-                if (v == Value::Win || v == Value::Loss) frontier.set_shared(local);
-                notes.visited(k);
-            });
-        }
+        first_pass_blocks(g, first_pass_cache, notes, [&](const Block& block, std::uint64_t k, const Cell& cell) {
+            const std::uint64_t local = block.local_offset + k;
+            const auto v = static_cast<Value>(cell.state & kValueMask);
+            states.initialise(local, nibble_of(cell));
+            if (v == Value::Win || v == Value::Loss) frontier.set_shared(local);
+        });
         propagate_compact(g, states, frontier, progress);
         write_subgame(g, [&](std::uint64_t local) { return states.get(local); });
     }

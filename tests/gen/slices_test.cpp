@@ -36,25 +36,39 @@ using ::testing::Not;
 // The first pass's walk (PairLayout::for_each_king_placement) visits every king placement of a
 // block exactly once, with the kings that unranking its number gives, whichever order it takes:
 // in index order (one white king, few black placements, or a block one thread walks), or tile by
-// tile (two white kings and a thousand black placements, split over the threads).
+// tile (two white kings and a thousand black placements, split over the threads); and the same
+// when a subgame solved alone splits its blocks below kSplitBlockPlacements too (KKvKM's, of
+// 55,272 placements).
 TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
-    for (const char* name : {"KKMvKK", "KKvKKM", "KMvKKK", "KKvKM", "KKMvM"}) {
-        const Material m = *parse_material(name);
-        const PairLayout layout(m);
-        const PositionIndex& index = layout.index(0);
-        const MenConfig men = index.men_config(index.men_configs() / 2);
-        const std::uint64_t n = index.king_placements();
-        std::vector<std::atomic<std::uint8_t>> visits(n);
-        std::atomic<std::uint64_t> wrong{0};
-        layout.for_each_king_placement(Block{0, men, 0, 0}, [&](std::uint64_t k, const KingPlacement& kings) {
-            ASSERT_LT(k, n) << name;
-            visits[k].fetch_add(1, std::memory_order_relaxed);
-            const KingPlacement expected = index.king_placement(men, k);
-            if (kings.white_kings != expected.white_kings || kings.black_kings != expected.black_kings) ++wrong;
-        });
-        EXPECT_EQ(wrong.load(), 0u) << name;
-        const auto once = std::count_if(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; });
-        EXPECT_EQ(static_cast<std::uint64_t>(once), n) << name << ": " << n << " placements";
+    struct NoCache {};
+    for (const std::uint64_t split_from : {kSplitBlockPlacements, std::uint64_t{0}}) {
+        for (const char* name : {"KKMvKK", "KKvKKM", "KMvKKK", "KKvKM", "KKMvM"}) {
+            const Material m = *parse_material(name);
+            const PairLayout layout(m);
+            const PositionIndex& index = layout.index(0);
+            const MenConfig men = index.men_config(index.men_configs() / 2);
+            const std::uint64_t n = index.king_placements();
+            std::vector<std::atomic<std::uint8_t>> visits(n);
+            std::atomic<std::uint64_t> wrong{0};
+            NoCache cache;
+            layout.for_each_king_placement(
+                Block{0, men, 0, 0}, cache,
+                [&](NoCache&, std::uint64_t k, const KingPlacement& kings) {
+                    ASSERT_LT(k, n) << name;
+                    visits[k].fetch_add(1, std::memory_order_relaxed);
+                    const KingPlacement expected = index.king_placement(men, k);
+                    if (kings.white_kings != expected.white_kings || kings.black_kings != expected.black_kings) ++wrong;
+                },
+                split_from);
+            if (std::string(name) == "KKvKM") {
+                // Two white kings and a black one on the 49 squares the man leaves free.
+                EXPECT_EQ(n, 49u * 48 / 2 * 47);
+                EXPECT_LT(n, kSplitBlockPlacements) << "the block the test splits below kSplitBlockPlacements";
+            }
+            EXPECT_EQ(wrong.load(), 0u) << name << " split from " << split_from;
+            const auto once = std::count_if(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; });
+            EXPECT_EQ(static_cast<std::uint64_t>(once), n) << name << ": " << n << " placements, split from " << split_from;
+        }
     }
 }
 
