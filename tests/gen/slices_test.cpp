@@ -38,9 +38,12 @@ using ::testing::Not;
 // in index order (one white king, few black placements, or a block one thread walks), or tile by
 // tile (two white kings and a thousand black placements, split over the threads); and the same
 // when a subgame solved alone splits its blocks below kSplitBlockPlacements too (KKvKM's, of
-// 55,272 placements).
+// 55,272 placements: in one part by default, in several so split).
 TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
-    struct NoCache {};
+    // A fresh one for each part of a block walked (for_each_king_placement's Cache): counts the parts.
+    struct PartStart {
+        bool seen = false;
+    };
     for (const std::uint64_t split_from : {kSplitBlockPlacements, std::uint64_t{0}}) {
         for (const char* name : {"KKMvKK", "KKvKKM", "KMvKKK", "KKvKM", "KKMvM"}) {
             const Material m = *parse_material(name);
@@ -49,11 +52,12 @@ TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
             const MenConfig men = index.men_config(index.men_configs() / 2);
             const std::uint64_t n = index.king_placements();
             std::vector<std::atomic<std::uint8_t>> visits(n);
-            std::atomic<std::uint64_t> wrong{0};
-            NoCache cache;
+            std::atomic<std::uint64_t> wrong{0}, parts{0};
+            PartStart cache;
             layout.for_each_king_placement(
                 Block{0, men, 0, 0}, cache,
-                [&](NoCache&, std::uint64_t k, const KingPlacement& kings) {
+                [&](PartStart& part, std::uint64_t k, const KingPlacement& kings) {
+                    if (!part.seen) part.seen = true, ++parts;
                     ASSERT_LT(k, n) << name;
                     visits[k].fetch_add(1, std::memory_order_relaxed);
                     const KingPlacement expected = index.king_placement(men, k);
@@ -64,6 +68,11 @@ TEST(PairLayout, WalksEveryKingPlacementOfABlockOnceWithItsKings) {
                 // Two white kings and a black one on the 49 squares the man leaves free.
                 EXPECT_EQ(n, 49u * 48 / 2 * 47);
                 EXPECT_LT(n, kSplitBlockPlacements) << "the block the test splits below kSplitBlockPlacements";
+                if (split_from == kSplitBlockPlacements) {
+                    EXPECT_EQ(parts.load(), 1u) << "a block below kSplitBlockPlacements is walked in one go";
+                } else if (tbb::this_task_arena::max_concurrency() > 1) {
+                    EXPECT_GT(parts.load(), 1u) << "a block split from 0 is walked in parts";
+                }
             }
             EXPECT_EQ(wrong.load(), 0u) << name << " split from " << split_from;
             const auto once = std::count_if(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; });
