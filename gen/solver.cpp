@@ -46,12 +46,17 @@ struct Cell {
 
 // Where a quiet man move of a block's positions leads: the same configuration of the partner side
 // whatever the kings, so the first pass finds it once a block, and a position ranks only its kings.
+// A promotion's target is a configuration of a finished material (`promoted`), where the crowned
+// man is one more king (`crowned`); if that material is read through its files (no `values` held),
+// its promotions are looked up position by position.
 struct ManMoveTarget {
     std::uint8_t from = 0, to = 0;
-    bool promotes = false;              // into a finished material: looked up position by position
+    bool promotes = false;
     const PackedValues* values = nullptr;  // the target configuration's, from `base` on
     std::uint64_t base = 0;
     Bitboard free = 0;                  // the squares its kings take (PositionIndex::king_squares)
+    const PositionIndex* promoted = nullptr;  // a promotion's target material
+    Bitboard crowned = 0;                     // the new king's square there
 };
 
 // The man move targets of the block a walk is in (a block's men have a few dozen moves at most).
@@ -161,10 +166,7 @@ private:
     ManMoveTarget man_move_target(const Block& b, const Position& pos, const Move& move, MenIndexCache& men_indices) const {
         ManMoveTarget t{move.from, move.to};
         const Position after = apply_move(pos, move);
-        if (count_bits(after.kings) != count_bits(pos.kings)) {
-            t.promotes = true;
-            return t;
-        }
+        if (count_bits(after.kings) != count_bits(pos.kings)) return promotion_target(t, after, men_indices);
         const int target = layout_.partner_side(b.side);
         const MenConfig men = men_config_of(flip_colors(after));
         const std::uint64_t men_index = men_indices.men_index(layout_.index(target), men);
@@ -179,6 +181,21 @@ private:
             }
         }
         throw std::logic_error("the solver reached a configuration outside its slice and boundary");
+    }
+
+    // man_move_target's `t` for a promotion, whose position is `after`.
+    ManMoveTarget promotion_target(ManMoveTarget t, const Position& after, MenIndexCache& men_indices) const {
+        t.promotes = true;
+        const Position next = flip_colors(after);
+        const Material m = material_of(next);
+        t.values = finished_.table(m);
+        if (!t.values) return t;
+        const MenConfig men = men_config_of(next);
+        t.promoted = &finished_.index_of(m);
+        t.base = men_indices.men_index(*t.promoted, men) * t.promoted->king_placements();
+        t.free = PositionIndex::king_squares(men);
+        t.crowned = Bitboard{1} << rotate_bit(t.to);
+        return t;
     }
 
     // Whether the first pass keeps block b's man move targets (cache.man_moves) from one position
@@ -199,7 +216,11 @@ private:
 
     // value_after_man_move, the move's target found.
     Value value_at(const ManMoveTarget& t, const Position& pos, const Move& move, int side, const KingPlacement& flipped) const {
-        if (t.promotes) return finished_.value_after(apply_move(pos, move));
+        if (t.promotes) {
+            if (!t.values) return finished_.value_after(apply_move(pos, move));
+            const KingPlacement kings{flipped.white_kings, flipped.black_kings | t.crowned};
+            return negate(t.values->get(t.base + t.promoted->king_index_in(t.free, kings)));
+        }
         const PositionIndex& idx = layout_.index(layout_.partner_side(side));
         return negate(t.values->get_shared(t.base + idx.king_index_in(t.free, flipped)));
     }

@@ -135,6 +135,9 @@ public:
         return e && !e->files ? &e->values : nullptr;
     }
 
+    // The index of m's positions (m must have been added).
+    const PositionIndex& index_of(const Material& m) const { return needed(m).index; }
+
     // Value for the side to move of a position whose material has been added.
     Value value_of(const Position& pos) const;
 
