@@ -13,6 +13,7 @@
 
 #include "gen/frontier_bits.hpp"
 #include "gen/isolated_parts.hpp"
+#include "gen/man_move_targets.hpp"
 #include "gen/successor_indexer.hpp"
 #include "rules/fen.hpp"
 #include "rules/movegen.hpp"
@@ -59,6 +60,11 @@ void DtwTables::remove(const Material& m) {
 const std::vector<Dtw>* DtwTables::table(const Material& m) const {
     const Entry* e = slot(m);
     return e ? &e->dtw : nullptr;
+}
+
+DtwTables::Held DtwTables::held(const Material& m) const {
+    const Entry* e = slot(m);
+    return e ? Held{&e->dtw, &e->index} : Held{};
 }
 
 void DtwTables::set(const Material& m, std::uint64_t index, Dtw d) {
@@ -234,15 +240,33 @@ private:
 
     // ---- initialisation: what the moves leaving the subgame decide ----
 
-    // DTW for the opponent after a man move: a more advanced configuration of the partner side
-    // (solved at an earlier level), or a promotion into a finished material.
-    Dtw dtw_after_man_move(const Position& before, const Position& after, int side) const {
-        if (count_bits(after.kings) != count_bits(before.kings)) return finished_.dtw_after(after);
-        const int target = layout_.partner_side(side);
-        return dtw_[target][layout_.index(target).index(flip_colors(after))];
+    // Where man move `move` of `pos` (a position of block b, or its men alone) leads, whatever the
+    // kings: a more advanced configuration of the partner side (solved at an earlier level), or a
+    // promotion into a finished material.
+    ManMoveTarget<std::vector<Dtw>> man_move_target(const Block& b, const Position& pos, const Move& move) const {
+        Position next;
+        auto t = ManMoveTarget<std::vector<Dtw>>::of(pos, move, next);
+        if (t.crowned) {
+            const DtwTables::Held promoted = finished_.held(t.promoted(layout_.index(b.side).material()));
+            if (!promoted.dtw) return t;  // not built: dtw_after_man_move's lookup says so
+            t.values = promoted.dtw, t.index = promoted.index;
+        } else {
+            const int target = layout_.partner_side(b.side);
+            t.values = &dtw_[target], t.index = &layout_.index(target);
+        }
+        t.base = t.index->men_index(men_config_of(next)) * t.index->king_placements();
+        return t;
     }
 
-    void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s) const {
+    // DTW for the opponent after the man move of target `t` from `pos`, whose kings seen from the
+    // other side are `flipped`.
+    Dtw dtw_after_man_move(const ManMoveTarget<std::vector<Dtw>>& t, const Position& pos, const KingPlacement& flipped) const {
+        if (!t.values) return finished_.dtw_after(apply_move(pos, t.move));
+        return (*t.values)[t.index_after(flipped)];
+    }
+
+    void init_position(const Block& b, std::uint64_t k, const KingPlacement& kings, Scratch& s,
+                       BlockManMoves<std::vector<Dtw>>& man_moves) const {
         const std::uint64_t local = b.local_offset + k;
         const Position pos = compose_position(b.men, kings);
         Cell& cell = s.cells[local];
@@ -260,15 +284,18 @@ private:
         // win; the longest into a win bounds a loss; one into a draw rules out a loss.
         Dtw win = kDtwDraw, loss = 0;
         bool draw = false;
-        for (const Move& m : generate_quiet_man_moves(pos)) {
-            const Dtw after = dtw_after_man_move(pos, apply_move(pos, m), b.side);
+        man_moves.use_block(b, [&](const Position& men_only, const Move& m) { return man_move_target(b, men_only, m); });
+        const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
+        man_moves.any_of(kings, [&](const ManMoveTarget<std::vector<Dtw>>& t) {
+            const Dtw after = dtw_after_man_move(t, pos, flipped);
             if (after == kDtwDraw)
                 draw = true;
             else if (dtw_is_loss(after))
                 win = std::min(win, dtw_plus_one(after));
             else
                 loss = std::max(loss, dtw_plus_one(after));
-        }
+            return false;  // every move counts
+        });
         if (wdl == Value::Loss && (draw || win != kDtwDraw)) inconsistent(pos, "a loss with a move to a draw or a loss");
         const std::size_t king_moves = count_quiet_king_moves(pos);  // they stay in the subgame
         if (king_moves >= kPendingMax) throw std::length_error("too many king moves for the DTW solver's counters");
@@ -295,10 +322,12 @@ private:
     }
 
     void init_block(const Block& block, Scratch& s, FirstPassNotes& notes) const {
-        layout_.for_each_king_placement(block, [&](std::uint64_t k, const KingPlacement& kings) {
-            init_position(block, k, kings, s);
-            notes.visited(k);
-        });
+        BlockManMoves<std::vector<Dtw>> man_moves;  // each part of a block split over the threads has its own
+        layout_.for_each_king_placement(block, man_moves,
+                                        [&](BlockManMoves<std::vector<Dtw>>& targets, std::uint64_t k, const KingPlacement& kings) {
+                                            init_position(block, k, kings, s, targets);
+                                            notes.visited(k);
+                                        });
     }
 
     // ---- the bucket queue ----

@@ -70,6 +70,12 @@ public:
     void remove(const Material& m);
     // The DTWs of a material by position index (white to move); null if it was not added.
     const std::vector<Dtw>* table(const Material& m) const;
+    // m's DTWs with their index, in one lookup; both null if m was not added.
+    struct Held {
+        const std::vector<Dtw>* dtw = nullptr;
+        const PositionIndex* index = nullptr;
+    };
+    Held held(const Material& m) const;
     // Replaces one DTW of an added material (a loader completing a table in place). Threads may
     // set different positions at once, and read positions nobody sets meanwhile.
     void set(const Material& m, std::uint64_t index, Dtw d);

@@ -8,6 +8,7 @@
 
 #include "gen/frontier_bits.hpp"
 #include "gen/isolated_parts.hpp"
+#include "gen/man_move_targets.hpp"
 #include "gen/men_index_cache.hpp"
 #include "gen/nibble_states.hpp"
 #include "gen/zero_pages.hpp"
@@ -44,50 +45,10 @@ struct Cell {
     std::uint8_t counter;  // king moves whose value is not known yet; kHasDrawFlag
 };
 
-// Where a quiet man move of a block's positions leads: the same configuration of the partner side
-// whatever the kings, so the first pass finds it once a block, and a position ranks only its kings.
-// A promotion's target is a configuration of a finished material (`promoted`), where the crowned
-// man is one more king (`crowned`); if that material is read through its files (no `values` held),
-// its promotions are looked up position by position.
-struct ManMoveTarget {
-    std::uint8_t from = 0, to = 0;
-    bool promotes = false;
-    const PackedValues* values = nullptr;  // the target configuration's, from `base` on
-    std::uint64_t base = 0;
-    Bitboard free = 0;                  // the squares its kings take (PositionIndex::king_squares)
-    const PositionIndex* promoted = nullptr;  // a promotion's target material
-    Bitboard crowned = 0;                     // the new king's square there
-};
-
-// The man move targets of the block a walk is in (a block's men have a few dozen moves at most).
-class ManMoveTargets {
-public:
-    // Forgets the targets if `block` is not the block they were found for.
-    void use_block(const Block& block) {
-        if (known_ && block.side == side_ && block.men == men_) return;
-        known_ = true, side_ = block.side, men_ = block.men;
-        targets_.clear();
-    }
-    // The target of `move` of the block's positions; find() gives it the first time.
-    template <typename Find>
-    const ManMoveTarget& of(const Move& move, Find&& find) {
-        for (const ManMoveTarget& t : targets_)
-            if (t.from == move.from && t.to == move.to) return t;
-        targets_.push_back(find());
-        return targets_.back();
-    }
-
-private:
-    bool known_ = false;
-    int side_ = 0;
-    MenConfig men_;
-    std::vector<ManMoveTarget> targets_;
-};
-
 // What one walk of the first pass remembers from one position to the next.
 struct FirstPassCache {
     MenIndexCache men_indices;
-    ManMoveTargets man_moves;
+    BlockManMoves<PackedValues> man_moves;
 };
 
 // One thread's buffers, kept from one subgame to the next: fresh memory costs a page fault every
@@ -162,15 +123,24 @@ private:
     // Whether a subgame is solved one at a time, its parts spread over the threads (gen/solver.hpp).
     bool solved_alone(std::uint64_t positions) const { return dtb::solved_alone(positions, options_); }
 
-    // Where man move `move` of `pos` (a position of block b) leads, whatever the kings.
-    ManMoveTarget man_move_target(const Block& b, const Position& pos, const Move& move, MenIndexCache& men_indices) const {
-        ManMoveTarget t{move.from, move.to};
-        const Position after = apply_move(pos, move);
-        if (count_bits(after.kings) != count_bits(pos.kings)) return promotion_target(t, after, men_indices);
+    // Where man move `move` of `pos` (a position of block b, or its men alone) leads, whatever the
+    // kings: a more advanced, solved configuration of the partner side, or a promotion into a
+    // finished material.
+    ManMoveTarget<PackedValues> man_move_target(const Block& b, const Position& pos, const Move& move,
+                                                MenIndexCache& men_indices) const {
+        Position next;
+        auto t = ManMoveTarget<PackedValues>::of(pos, move, next);
+        const MenConfig men = men_config_of(next);
+        if (t.crowned) {
+            const ValueTables::Held promoted = finished_.held(t.promoted(layout_.index(b.side).material()));
+            if (!promoted.values) return t;  // read through its files: value_at looks each position up
+            t.values = promoted.values, t.index = promoted.index;
+            t.base = men_indices.men_index(*t.index, men) * t.index->king_placements();
+            return t;
+        }
         const int target = layout_.partner_side(b.side);
-        const MenConfig men = men_config_of(flip_colors(after));
-        const std::uint64_t men_index = men_indices.men_index(layout_.index(target), men);
-        t.free = PositionIndex::king_squares(men);
+        t.index = &layout_.index(target);
+        const std::uint64_t men_index = men_indices.men_index(*t.index, men);
         for (const std::vector<HeldValues>* held : {&own_, &boundary_}) {
             if (held->empty()) continue;  // no boundary: the whole pair, or the most advanced slice
             const HeldValues& target_side = (*held)[static_cast<std::size_t>(target)];
@@ -183,46 +153,48 @@ private:
         throw std::logic_error("the solver reached a configuration outside its slice and boundary");
     }
 
-    // man_move_target's `t` for a promotion, whose position is `after`.
-    ManMoveTarget promotion_target(ManMoveTarget t, const Position& after, MenIndexCache& men_indices) const {
-        t.promotes = true;
-        const Position next = flip_colors(after);
-        const Material m = material_of(next);
-        t.values = finished_.table(m);
-        if (!t.values) return t;
-        const MenConfig men = men_config_of(next);
-        t.promoted = &finished_.index_of(m);
-        t.base = men_indices.men_index(*t.promoted, men) * t.promoted->king_placements();
-        t.free = PositionIndex::king_squares(men);
-        t.crowned = Bitboard{1} << rotate_bit(t.to);
-        return t;
+    // Whether the first pass finds block b's man move targets once (cache.man_moves) rather than
+    // position by position. A block of fewer than 16 king placements finds them for each position:
+    // one without kings (a single position) would find every target, where a winning move found
+    // first spares looking for the others.
+    bool finds_targets_once(const Block& b) const { return layout_.index(b.side).king_placements() >= 16; }
+
+    // Value for white of white-to-move `pos` after the man move of target `t`, where the
+    // position's kings seen from the other side are `flipped`. Other threads may be writing
+    // neighbouring configurations of the pair meanwhile (get_shared).
+    Value value_at(const ManMoveTarget<PackedValues>& t, const Position& pos, const KingPlacement& flipped) const {
+        if (!t.values) return finished_.value_after(apply_move(pos, t.move));
+        return negate(t.values->get_shared(t.index_after(flipped)));
     }
 
-    // Whether the first pass keeps block b's man move targets (cache.man_moves) from one position
-    // to the next. A block of fewer than 16 king placements finds each target for each position: a
-    // block without kings (one position) would find its targets once and keep them for nothing.
-    bool reuses_man_move_targets(const Block& b) const { return layout_.index(b.side).king_placements() >= 16; }
-
-    // Value for white of white-to-move `pos` (of block b) after quiet man move `move`: a more
-    // advanced, solved configuration of the partner side, where the kings stand as `flipped`
-    // (the position's kings seen from the other side), or a promotion into a finished material.
-    // `reuse` (reuses_man_move_targets) says whether cache.man_moves holds block b's targets.
-    Value value_after_man_move(const Block& b, const Position& pos, const Move& move, const KingPlacement& flipped,
-                               bool reuse, FirstPassCache& cache) const {
-        const auto find = [&] { return man_move_target(b, pos, move, cache.men_indices); };
-        if (!reuse) return value_at(find(), pos, move, b.side, flipped);
-        return value_at(cache.man_moves.of(move, find), pos, move, b.side, flipped);
-    }
-
-    // value_after_man_move, the move's target found.
-    Value value_at(const ManMoveTarget& t, const Position& pos, const Move& move, int side, const KingPlacement& flipped) const {
-        if (t.promotes) {
-            if (!t.values) return finished_.value_after(apply_move(pos, move));
-            const KingPlacement kings{flipped.white_kings, flipped.black_kings | t.crowned};
-            return negate(t.values->get(t.base + t.promoted->king_index_in(t.free, kings)));
+    // What the quiet man moves of `pos` (a position of block b without capture, its kings `kings`)
+    // decide: a win if one wins; otherwise whether one draws.
+    struct ManMovesOutcome {
+        bool wins = false;
+        bool draws = false;
+    };
+    ManMovesOutcome man_moves_outcome(const Block& b, const Position& pos, const KingPlacement& kings,
+                                      FirstPassCache& cache) const {
+        const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
+        ManMovesOutcome out;
+        const auto decides = [&](const ManMoveTarget<PackedValues>& t) {
+            const Value v = value_at(t, pos, flipped);
+            out.draws |= v == Value::Draw;
+            return v == Value::Win;
+        };
+        if (finds_targets_once(b)) {
+            cache.man_moves.use_block(b, [&](const Position& men_only, const Move& m) {
+                return man_move_target(b, men_only, m, cache.men_indices);
+            });
+            out.wins = cache.man_moves.any_of(kings, decides);
+            return out;
         }
-        const PositionIndex& idx = layout_.index(layout_.partner_side(side));
-        return negate(t.values->get_shared(t.base + idx.king_index_in(t.free, flipped)));
+        for (const Move& m : generate_quiet_man_moves(pos))
+            if (decides(man_move_target(b, pos, m, cache.men_indices))) {
+                out.wins = true;
+                return out;
+            }
+        return out;
     }
 
     // Decides what one ply can decide; otherwise counts the king moves still to be resolved.
@@ -233,15 +205,8 @@ private:
             return {static_cast<std::uint8_t>(static_cast<std::uint8_t>(finished_.resolve_captures(pos, capturers, &cache.men_indices)) |
                                               kCaptureFlag),
                     0};
-        const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
-        const bool reuse = reuses_man_move_targets(b);
-        if (reuse) cache.man_moves.use_block(b);
-        bool has_draw = false;
-        for (const Move& m : generate_quiet_man_moves(pos)) {
-            const Value v = value_after_man_move(b, pos, m, flipped, reuse, cache);
-            if (v == Value::Win) return {static_cast<std::uint8_t>(Value::Win), 0};
-            has_draw |= v == Value::Draw;
-        }
+        const auto [wins, has_draw] = man_moves_outcome(b, pos, kings, cache);
+        if (wins) return {static_cast<std::uint8_t>(Value::Win), 0};
         const std::size_t king_moves = count_quiet_king_moves(pos);
         if (king_moves == 0) return {static_cast<std::uint8_t>(has_draw ? Value::Draw : Value::Loss), 0};
         if (king_moves > kCountMask) throw std::length_error("too many king moves for the solver's counters");

@@ -135,8 +135,16 @@ public:
         return e && !e->files ? &e->values : nullptr;
     }
 
-    // The index of m's positions (m must have been added).
-    const PositionIndex& index_of(const Material& m) const { return needed(m).index; }
+    // m's values with their index, in one lookup; both null if m has not been added or is read
+    // through files.
+    struct Held {
+        const PackedValues* values = nullptr;
+        const PositionIndex* index = nullptr;
+    };
+    Held held(const Material& m) const {
+        const Entry* e = slot(m);
+        return e && !e->files ? Held{&e->values, &e->index} : Held{};
+    }
 
     // Value for the side to move of a position whose material has been added.
     Value value_of(const Position& pos) const;

@@ -1,7 +1,7 @@
 # Generator tests. Heavy ones carry the label "slow" (the sanitizer pass of scripts/test.sh skips them).
 add_executable(gen_tests gen/solver_test.cpp gen/class_solver_test.cpp gen/build_test.cpp gen/slices_test.cpp gen/spill_test.cpp gen/memory_plan_test.cpp gen/workflow_test.cpp
                gen/upgrade_test.cpp
-               gen/king_move_values_test.cpp gen/value_tables_test.cpp gen/encoding_test.cpp)
+               gen/king_move_values_test.cpp gen/value_tables_test.cpp gen/encoding_test.cpp gen/man_move_targets_test.cpp)
 target_include_directories(gen_tests PRIVATE ${PROJECT_SOURCE_DIR})
 target_link_libraries(gen_tests PRIVATE dtb_gen PkgConfig::ZSTD PkgConfig::XXHASH GTest::gtest_main GTest::gmock)
 gtest_discover_tests(gen_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS gen)
