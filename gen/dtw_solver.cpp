@@ -285,7 +285,7 @@ private:
         Dtw win = kDtwDraw, loss = 0;
         bool draw = false;
         man_moves.use_block(b, [&](const Position& men_only, const Move& m) { return man_move_target(b, men_only, m); });
-        const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
+        const KingPlacement flipped = ManMoveTarget<std::vector<Dtw>>::flipped(kings);
         man_moves.any_of(kings, [&](const ManMoveTarget<std::vector<Dtw>>& t) {
             const Dtw after = dtw_after_man_move(t, pos, flipped);
             if (after == kDtwDraw)

@@ -2,8 +2,8 @@
 //
 // A block's men are fixed and its positions differ only in their kings. So its positions' man moves
 // are those of the men alone, less those onto a square a king takes, and each leads to one men
-// configuration (of the partner side, or of a promoted material) whatever the kings: a position
-// need only rank its kings there: the move is not generated, applied and flipped, nor its men
+// configuration (of the partner side, or of a promoted material) whatever the kings. A position
+// need only rank its kings there; the move is not generated, applied and flipped, nor its men
 // ranked, for each position.
 #pragma once
 
@@ -45,8 +45,14 @@ struct ManMoveTarget {
         return Material{m.white_men - 1, m.white_kings + 1, m.black_men, m.black_kings}.mirror();
     }
 
-    // Where in `values` the position after the move stands, for a position whose kings seen from
-    // the other side (rotated, colours swapped) are `flipped`.
+    // A position's kings seen from the other side (rotated, colours swapped), as they stand after
+    // any of its man moves: what index_after ranks.
+    static KingPlacement flipped(const KingPlacement& kings) {
+        return {rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
+    }
+
+    // Where in `values` the position after the move stands, for a position whose kings are
+    // flipped(kings) = `flipped`.
     std::uint64_t index_after(const KingPlacement& flipped) const {
         return base + index->king_index_in(free, {flipped.white_kings, flipped.black_kings | crowned});
     }
@@ -56,8 +62,9 @@ struct ManMoveTarget {
 template <typename Table>
 class BlockManMoves {
 public:
-    // Finds the targets of `block`'s man moves, unless they are held already: find(pos, move, next)
-    // gives a move's target (ManMoveTarget::of, its table filled in) for the block's men alone.
+    // Finds the targets of `block`'s man moves, unless they are held already: find(men_only, move)
+    // gives the target of `move` of the block's men alone, `men_only` (ManMoveTarget::of, its
+    // table filled in).
     template <typename Find>
     void use_block(const Block& block, Find&& find) {
         if (known_ && block.side == side_ && block.men == men_) return;

@@ -175,7 +175,7 @@ private:
     };
     ManMovesOutcome man_moves_outcome(const Block& b, const Position& pos, const KingPlacement& kings,
                                       FirstPassCache& cache) const {
-        const KingPlacement flipped{rotate_board(kings.black_kings), rotate_board(kings.white_kings)};
+        const KingPlacement flipped = ManMoveTarget<PackedValues>::flipped(kings);
         ManMovesOutcome out;
         const auto decides = [&](const ManMoveTarget<PackedValues>& t) {
             const Value v = value_at(t, pos, flipped);
