@@ -75,6 +75,30 @@ TEST(Movegen, MenMoveOnlyForwardWhenNotCapturing) {
     EXPECT_EQ(move_strings("W:W35:B"), (Strings{"35-30"}));  // right edge
 }
 
+// reverse_bits against a bit-by-bit reversal, and rotate_board against the square numbering
+// (square s faces square 51 - s).
+TEST(Movegen, BoardRotationReversesTheSquares) {
+    const auto reversed_bit_by_bit = [](Bitboard x) {
+        Bitboard r = 0;
+        for (int b = 0; b < 64; ++b)
+            if ((x >> b) & 1) r |= Bitboard{1} << (63 - b);
+        return r;
+    };
+    std::mt19937_64 random(20261207);
+    for (int b = 0; b < 64; ++b) ASSERT_EQ(reverse_bits(Bitboard{1} << b), Bitboard{1} << (63 - b));
+    for (int i = 0; i < 100000; ++i) {
+        const Bitboard x = random();
+        ASSERT_EQ(reverse_bits(x), reversed_bit_by_bit(x)) << x;
+    }
+    Bitboard all = 0;
+    for (int s = 1; s <= kNumSquares; ++s) {
+        EXPECT_EQ(rotate_board(square_bit(s)), square_bit(51 - s)) << s;
+        all |= square_bit(s);
+    }
+    EXPECT_EQ(rotate_board(all), all);
+    static_assert(rotate_board(square_bit(1)) == square_bit(50));  // still usable in constant expressions
+}
+
 TEST(Movegen, NoPiecesOrBlockedMeansNoMoves) {
     for (const char* fen : {"W:W:B1-20", "W:W:B", "B:W31-50:B", "W:W46:B37,41", "B:W10,14:B5", "W:WK46:B37,41"}) {
         const Position pos = parse_fen(fen);
