@@ -23,6 +23,8 @@ public:
     std::uint64_t words() const { return words_.size(); }
     std::uint64_t word(std::uint64_t w) const { return words_[w]; }
     void set(std::uint64_t i) { words_[i >> 6] |= std::uint64_t{1} << (i & 63); }
+    void reset(std::uint64_t i) { words_[i >> 6] &= ~(std::uint64_t{1} << (i & 63)); }
+    bool test(std::uint64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
     // Safe while other threads set bits too.
     void set_shared(std::uint64_t i) {
         std::atomic_ref(words_[i >> 6]).fetch_or(std::uint64_t{1} << (i & 63), std::memory_order_relaxed);

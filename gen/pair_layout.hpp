@@ -289,6 +289,25 @@ public:
         }
     }
 
+    // Whether stop(local number) holds for a position of the partner block that a king move of
+    // the position of `block` with kings `kings` (white to move) leads to, seen from the side to
+    // move there; the walk ends at the first.
+    template <typename Stop>
+    bool any_successor(const Subgame& g, int block, const KingPlacement& kings, Stop&& stop) const {
+        const Block& pb = g.blocks[g.partner(block)];
+        const PositionIndex& pidx = indexes_[pb.side];
+        const Bitboard free = pidx.king_squares(pb.men);
+        const Bitboard empty = compose_position(g.blocks[block].men, kings).empty();
+        const Bitboard others = rotate_board(kings.black_kings);  // the movers of the partner block
+        for (Bitboard movers = kings.white_kings; movers; movers &= movers - 1) {
+            const Bitboard king = movers & -movers;
+            const OneBlackKingMoving moving(pidx, free, others, rotate_board(kings.white_kings ^ king));
+            for (Bitboard to = rotate_board(king_destinations(lowest_bit(king), empty)); to; to &= to - 1)
+                if (stop(pb.local_offset + moving.king_index(lowest_bit(to)))) return true;
+        }
+        return false;
+    }
+
 private:
     // A part of a block that for_each_king_placement splits over the threads in tiles: up to
     // kTileRows white placements by 16 tiles' width.

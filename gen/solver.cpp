@@ -20,6 +20,7 @@ namespace {
 constexpr std::uint8_t kUnknown = kUnknownState;
 constexpr std::uint8_t kHasDrawFlag = 0x80;  // in a counter: some successor is a draw
 constexpr std::uint8_t kCountMask = 0x7F;
+constexpr std::uint8_t kPulledFlag = 8;  // in a state, above its value and kCaptureFlag: settled by pull_decided
 // A settled position whose predecessors are still to settle. It carries its value and its kings
 // (the men are its block's), so that gathering its predecessors neither loads its cell (a cache
 // miss) nor unranks its index. Queued subgames (subgame_solving) hold these; larger ones
@@ -310,7 +311,10 @@ private:
                     unsettled.set(local);
             }
         });
-        propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
+        bool pull = false;
+        const auto choose_direction = [&] { pull = pulls(frontier, unsettled); };
+        propagate_in_rounds(g, frontier, progress, choose_direction, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
+            if (pull) return pull_from_frontier(g, s, frontier, unsettled, begin, end, push);
             PendingSettle current, next;
             bool pending = false;
             for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
@@ -323,13 +327,65 @@ private:
         });
     }
 
+    // Whether a round settles from the side of its `unsettled` positions (pull_from_frontier)
+    // rather than from its `frontier`'s (gather_predecessors, settle): both walk the king moves
+    // between the two sets, from whichever holds fewer positions (SolverOptions::pulling).
+    bool pulls(const FrontierBits& frontier, const FrontierBits& unsettled) const {
+        return pulls(unsettled.count(), frontier.count());
+    }
+    bool pulls(std::uint64_t unsettled, std::uint64_t frontier) const {
+        switch (options_.pulling) {
+        case Pulling::Never: return false;
+        case Pulling::Always: return true;
+        case Pulling::FromTheFewer: break;
+        }
+        return unsettled < frontier;
+    }
+
+    // One round of propagate_large seen from the positions still unsettled in words [begin, end):
+    // each looks at its king moves' positions in `frontier`, a loss there making it a win and each
+    // win counted down, as settle would from the frontier's side. Each position is looked at by its
+    // own word's part and the frontier's cells do not change in a round, so plain loads and
+    // stores do.
+    template <typename Push>
+    void pull_from_frontier(const Subgame& g, Scratch& s, const FrontierBits& frontier, FrontierBits& unsettled,
+                            std::uint64_t begin, std::uint64_t end, Push&& push) const {
+        for_each_frontier_position(layout_, g, unsettled, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
+            unsigned wins = 0;
+            const bool loss_found = layout_.any_successor(g, g.block_of(local), kings, [&](std::uint64_t next) {
+                if (!frontier.test(next)) return false;
+                const auto after = static_cast<Value>(s.cells[next].state & kValueMask);
+                wins += after == Value::Win;
+                return after == Value::Loss;
+            });
+            Cell& cell = s.cells[local];
+            if (!settles_pulled(cell, loss_found, wins)) return;
+            unsettled.reset(local);
+            if (cell.state != static_cast<std::uint8_t>(Value::Draw)) push(local);
+        });
+    }
+
+    // An unknown cell whose king moves reach `wins` positions won by the side to move there, and
+    // a lost one if `loss_found`, as a pull sees them: takes the value they decide, if any.
+    static bool settles_pulled(Cell& cell, bool loss_found, unsigned wins) {
+        if (loss_found) {
+            cell.state = static_cast<std::uint8_t>(Value::Win);
+            return true;
+        }
+        if (wins == 0) return false;
+        cell.counter = static_cast<std::uint8_t>(cell.counter - wins);
+        if (cell.counter & kCountMask) return false;
+        cell.state = static_cast<std::uint8_t>((cell.counter & kHasDrawFlag) ? Value::Draw : Value::Loss);
+        return true;
+    }
+
     // Settles the predecessors of `frontier` (wins and losses, found by propagation), then theirs,
     // one frontier at a time, until a round settles nothing: settle_words(begin, end, push) settles
     // those of frontier words [begin, end), in parallel with other words, and push(local) puts a
     // position it settled into the next frontier.
-    template <typename SettleWords>
+    template <typename StartRound, typename SettleWords>
     void propagate_in_rounds(const Subgame& g, FrontierBits& frontier, const SubgameProgress& progress,
-                             SettleWords&& settle_words) const {
+                             StartRound&& start_round, SettleWords&& settle_words) const {
         FrontierBits next(g.size);
         std::atomic<std::uint64_t> settled{0};
         // A 64th of the subgame a part: enough rows of king placements for the frontier walk's
@@ -337,6 +393,7 @@ private:
         const std::uint64_t grain = std::max<std::uint64_t>(64, frontier.words() / 64);
         for (std::uint64_t round = 1;; ++round) {
             const std::uint64_t before = settled.load();
+            start_round();
             isolated_parallel_parts(frontier.words(), grain, [&](std::uint64_t begin, std::uint64_t end) {
                 std::uint64_t pushed = 0;
                 settle_words(begin, end, [&](std::uint64_t local) {
@@ -382,6 +439,45 @@ private:
         }
     }
 
+    // Whether the positions the first pass left unknown are fewer than those it decided as wins
+    // or losses: then pull_decided walks the king moves of the fewer.
+    bool pulls_decided(const Subgame& g, const Scratch& s) const {
+        std::uint64_t unknown = 0, decided = 0;
+        for (std::uint64_t local = 0; local < g.size; ++local) {
+            const std::uint8_t v = s.cells[local].state & kValueMask;
+            unknown += v == kUnknown;
+            decided += v == static_cast<std::uint8_t>(Value::Win) || v == static_cast<std::uint8_t>(Value::Loss);
+        }
+        return pulls(unknown, decided);
+    }
+
+    // Settles what the first pass decided from the side of the unknown positions of block b:
+    // each looks at its king moves' positions, as pull_from_frontier does in a round, and those
+    // it settles as wins or losses are queued for settle_queue. A position settled here carries
+    // kPulledFlag, so that one settled before it in the walk is not counted now as well as when
+    // settle_queue walks its predecessors.
+    void pull_decided(const Subgame& g, int b, Scratch& s) const {
+        const Block& block = g.blocks[b];
+        const std::uint64_t n = layout_.index(block.side).king_placements();
+        KingPlacementWalker walker(layout_.index(block.side), block.men, 0);
+        for (std::uint64_t k = 0; k < n; ++k, walker.next()) {
+            const std::uint64_t local = block.local_offset + k;
+            Cell& cell = s.cells[local];
+            if (cell.state != kUnknown) continue;
+            unsigned wins = 0;
+            const bool loss_found = layout_.any_successor(g, b, walker.current(), [&](std::uint64_t next) {
+                const std::uint8_t after = s.cells[next].state;
+                if (after & kPulledFlag) return false;
+                wins += (after & kValueMask) == static_cast<std::uint8_t>(Value::Win);
+                return (after & kValueMask) == static_cast<std::uint8_t>(Value::Loss);
+            });
+            if (!settles_pulled(cell, loss_found, wins)) continue;
+            const auto value = static_cast<Value>(cell.state);
+            cell.state |= kPulledFlag;
+            if (value != Value::Draw) s.queue.push_back({walker.current(), static_cast<std::uint32_t>(local), value});
+        }
+    }
+
     void solve_subgame(const Subgame& g, const SubgameProgress& progress) {
         const SubgameSolving how = subgame_solving(g.size, options_);
         if (how == SubgameSolving::Compact) return solve_subgame_compact(g, progress);
@@ -393,7 +489,11 @@ private:
         if (how == SubgameSolving::Queued) {
             s.queue.clear();
             s.queue.reserve(g.size);  // each position is queued once at most: no doubling past that
-            for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
+            if (pulls_decided(g, s)) {
+                for (int b = 0; b < g.block_count; ++b) pull_decided(g, b, s);
+            } else {
+                for (int b = 0; b < g.block_count; ++b) queue_decided(g.blocks[b], s);
+            }
             settle_queue(g, s);
         } else {
             propagate_large(g, s, progress);
@@ -445,7 +545,7 @@ private:
 
     // Settles the predecessors of one frontier at a time, in parallel, like propagate_large.
     void propagate_compact(const Subgame& g, NibbleStates& states, FrontierBits& frontier, const SubgameProgress& progress) const {
-        propagate_in_rounds(g, frontier, progress, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
+        propagate_in_rounds(g, frontier, progress, [] {}, [&](std::uint64_t begin, std::uint64_t end, auto&& push) {
             std::vector<Predecessor> predecessors;
             for_each_frontier_position(layout_, g, frontier, begin, end, [&](std::uint64_t local, const KingPlacement& kings) {
                 settle_predecessors_compact(g, states, local, kings, predecessors, push);
@@ -456,21 +556,9 @@ private:
     // Whether every king move of position `local` (its kings `kings`; no capture) leads to a
     // position that the opponent, to move there, has won.
     bool every_king_move_loses(const Subgame& g, std::uint64_t local, const KingPlacement& kings, const NibbleStates& states) const {
-        const int block = g.block_of(local);
-        const Block& pb = g.blocks[g.partner(block)];
-        const PositionIndex& pidx = layout_.index(pb.side);
-        const Bitboard free = pidx.king_squares(pb.men);
-        const Bitboard empty = compose_position(g.blocks[block].men, kings).empty();
-        const Bitboard others = rotate_board(kings.black_kings);  // the movers of the partner block
-        for (Bitboard movers = kings.white_kings; movers; movers &= movers - 1) {
-            const Bitboard king = movers & -movers;
-            const OneBlackKingMoving moving(pidx, free, others, rotate_board(kings.white_kings ^ king));
-            for (Bitboard to = rotate_board(king_destinations(lowest_bit(king), empty)); to; to &= to - 1) {
-                const std::uint64_t next = pb.local_offset + moving.king_index(lowest_bit(to));
-                if (states.state(next) != static_cast<std::uint8_t>(Value::Win)) return false;
-            }
-        }
-        return true;
+        return !layout_.any_successor(g, g.block_of(local), kings, [&](std::uint64_t next) {
+            return states.state(next) != static_cast<std::uint8_t>(Value::Win);
+        });
     }
 
     // Runs part(begin, end) over [0, n): for a subgame solved alone, in parts spread over the

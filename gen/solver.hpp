@@ -70,8 +70,19 @@ inline constexpr std::uint64_t kAloneSubgamePositions = std::uint64_t{1} << 26;
 // Subgames not held compact are queued below `queued_subgame_positions` (kQueuedSubgamePositions;
 // at most 2^32) and settled in frontier rounds from there up, solved alone from
 // `alone_subgame_positions` (kAloneSubgamePositions) up: tests lower them to compare the ways.
+// Which side the propagation of a subgame held in cells walks the king moves from, in each of its
+// rounds (or, queued, in the one after the first pass). From the positions settled last as wins or
+// losses (push: each counts down its predecessors' king moves), or from the positions still
+// unknown (pull: each looks at its own king moves' positions among those just settled). Both walk
+// the same moves between the two sets, so the default starts from the fewer positions: after the
+// first pass of a kings-heavy pair most positions are decided (every capture position is), and
+// pulling there took KvKKKKM from 198 to 119 s (docs/BENCHMARKS.md, 2026-12-08). The values are
+// the same; tests force each way to compare them.
+enum class Pulling { FromTheFewer, Never, Always };
+
 struct SolverOptions {
     bool compact_large_subgames = false;
+    Pulling pulling = Pulling::FromTheFewer;
     std::uint64_t queued_subgame_positions = kQueuedSubgamePositions;
     std::uint64_t alone_subgame_positions = kAloneSubgamePositions;
 };

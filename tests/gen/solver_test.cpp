@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "gen/builder.hpp"
 #include "tests/gen/in_memory_tables.hpp"
@@ -139,8 +141,10 @@ TEST(Solver, ValuesAreConsistentWithSuccessorsUpToThreePieces) {
 // The three ways of solving a large subgame give the same values: queued by one thread (the
 // default below kQueuedSubgamePositions), in frontier rounds over all threads with counters (the
 // default from there up; alone, one subgame at a time, from kAloneSubgamePositions up), and held
-// compact (four bits a position, no counters, alone); each forced here for every large subgame. Every 4-piece pair whose subgames reach the size where the compact form
-// is used, position by position, values and capture flags; and the compact values of the
+// compact (four bits a position, no counters, alone); each forced here for every large subgame,
+// the first two also with every round pushed from the frontier and with every one pulled from the
+// unknown positions (Pulling). Every 4-piece pair whose subgames reach the size where the compact
+// form is used, position by position, values and capture flags; and the compact values of the
 // kings-only pair KKKvK consistent with their successors.
 TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
     const ValueTables finished = solve_all(4);
@@ -169,6 +173,13 @@ TEST(Solver, QueuedRoundsAndCompactLargeSubgamesGiveTheSameValues) {
         expect_same(queued, solve_material_pair(m, finished, {}, rounds), "in rounds");
         expect_same(queued, solve_material_pair(m, finished, {}, rounds_alone), "in rounds, alone");
         expect_same(queued, solve_material_pair(m, finished, {}, compact), "compact");
+        for (const Pulling pulling : {Pulling::Never, Pulling::Always}) {
+            const char* way = pulling == Pulling::Never ? "pushed" : "pulled";
+            for (auto [options, how] : {std::pair{queue, "queued"}, std::pair{rounds, "in rounds"}, std::pair{rounds_alone, "in rounds, alone"}}) {
+                options.pulling = pulling;
+                expect_same(queued, solve_material_pair(m, finished, {}, options), (std::string(how) + ", " + way).c_str());
+            }
+        }
     }
     ValueTables tables = solve_all(3);
     for (SolvedMaterial& s : solve_material_pair(*parse_material("KKKvK"), tables, {}, compact))
