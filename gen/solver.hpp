@@ -62,14 +62,6 @@ inline constexpr std::uint64_t kQueuedPositionBytes = 24;
 // No 6-piece subgame reaches this size.
 inline constexpr std::uint64_t kAloneSubgamePositions = std::uint64_t{1} << 26;
 
-// How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte
-// cell a position with a counter of its unsettled king moves, or, compact, four bits a position,
-// a third of the memory with the frontier bits (0.75 bytes a position instead of 2.375), at the
-// cost of looking at a position's king moves again each time one of them settles as a win (the
-// KvKKKKK pair 1.16 times the time, KKvKKKK 1.31). The values are the same.
-// Subgames not held compact are queued below `queued_subgame_positions` (kQueuedSubgamePositions;
-// at most 2^32) and settled in frontier rounds from there up, solved alone from
-// `alone_subgame_positions` (kAloneSubgamePositions) up: tests lower them to compare the ways.
 // Which side the propagation of a subgame held in cells walks the king moves from, in each of its
 // rounds (or, queued, in the one after the first pass). From the positions settled last as wins or
 // losses (push: each counts down its predecessors' king moves), or from the positions still
@@ -80,6 +72,14 @@ inline constexpr std::uint64_t kAloneSubgamePositions = std::uint64_t{1} << 26;
 // the same; tests force each way to compare them.
 enum class Pulling { FromTheFewer, Never, Always };
 
+// How the solver holds a large subgame (kings only, or nearly; at least 2^16 positions): a 2-byte
+// cell a position with a counter of its unsettled king moves, or, compact, four bits a position,
+// a third of the memory with the frontier bits (0.75 bytes a position instead of 2.375), at the
+// cost of looking at a position's king moves again each time one of them settles as a win (the
+// KvKKKKK pair 1.16 times the time, KKvKKKK 1.31). The values are the same.
+// Subgames not held compact are queued below `queued_subgame_positions` (kQueuedSubgamePositions;
+// at most 2^32) and settled in frontier rounds from there up, solved alone from
+// `alone_subgame_positions` (kAloneSubgamePositions) up: tests lower them to compare the ways.
 struct SolverOptions {
     bool compact_large_subgames = false;
     Pulling pulling = Pulling::FromTheFewer;
